@@ -1,0 +1,448 @@
+"""The cell grid of a pyte screen, rebuilt for speed and correctness.
+
+`CanvasScreen` keeps pyte's `Screen` interface (method names, `cursor`, `margins`, `mode`,
+`dirty`, `columns`/`lines`) but replaces its storage: pyte keeps a dict of `Char` namedtuples per
+line and calls `_replace` per drawn character; here a line is two lists (see `grid.Line`) and
+drawing a run of narrow characters is two slice assignments. It also fixes pyte's editing bugs
+(`insert_lines`/`delete_lines` with counts ≥ 2, cursor moves outside the scroll region, erase
+taking every attribute instead of the background only).
+
+Invariant kept by every method: `cursor.x` is in `[0, columns]`, where `columns` means "a
+character was written in the last column and the next one wraps" (as in pyte and xterm).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import deque
+from typing import Any
+
+import pyte
+from pyte import modes as mo
+
+from adapters.emulator.grid import (
+    MAX_CELL_CHARS,
+    NARROW,
+    HistoryLine,
+    Line,
+    char_width,
+    compact_line,
+)
+from adapters.emulator.styles import DEFAULT_STYLE, Style, intern_style
+
+ZWJ = "\u200d"
+
+
+def blank_style_for(style: Style) -> Style:
+    """Erased cells take the current background only (xterm's BCE, as tmux does)."""
+    return intern_style((-1, style[1], 0))
+
+
+class CanvasScreen(pyte.Screen):
+    """Grid storage, drawing, scrolling and editing; modes and state live in `IdeaScreen`."""
+
+    def __init__(self, columns: int, lines: int, history: int) -> None:
+        self.grid: list[Line] = []
+        self.style: Style = DEFAULT_STYLE
+        self.blank: Style = DEFAULT_STYLE
+        self.history: deque[HistoryLine] = deque(maxlen=max(history, 0))
+        self.all_dirty = True
+        self.autowrap = True
+        self.insert_mode = False
+        self.alt_active = False
+        self.charset_map: dict[int, str] | None = None
+        self.last_char = " "
+        self.scroll_on_clear = True
+        self.stops: list[int] = []
+        super().__init__(columns, lines)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def draw(self, data: str) -> None:
+        """Write printable text at the cursor (the stream never passes control characters)."""
+        if self.charset_map is not None:
+            data = data.translate(self.charset_map)
+        if data.isascii() or NARROW.issuperset(data):
+            self._draw_narrow(data)
+        else:
+            self._draw_mixed(data)
+        self.last_char = data[-1:] or self.last_char
+
+    def _draw_narrow(self, text: str) -> None:
+        cols = self.columns
+        cursor = self.cursor
+        x = cursor.x
+        y = cursor.y
+        style = self.style
+        total = len(text)
+        pos = 0
+        while pos < total:
+            if x >= cols:
+                if not self.autowrap:
+                    # Without autowrap xterm overwrites the last column with each character.
+                    line = self.grid[y]
+                    line.split_guard(cols - 1)
+                    line.chars[cols - 1] = text[-1]
+                    line.styles[cols - 1] = style
+                    self.dirty.add(y)
+                    break
+                cursor.y = y
+                self.index()
+                y = cursor.y
+                x = 0
+            count = total - pos
+            if count > cols - x:
+                count = cols - x
+            line = self.grid[y]
+            if self.insert_mode:
+                self._shift_right(line, x, count)
+            chars = line.chars
+            end = x + count
+            if chars[x] == "":
+                chars[x - 1] = " "
+            if end < cols and chars[end] == "":
+                chars[end] = " "
+            chars[x:end] = text if count == total else text[pos : pos + count]
+            line.styles[x:end] = [style] * count
+            self.dirty.add(y)
+            x = end
+            pos += count
+        cursor.x = x
+        cursor.y = y
+
+    def _draw_mixed(self, text: str) -> None:
+        start = 0
+        # A joiner may end the previous chunk (a PTY read can split a sequence anywhere).
+        joined = char_width(text[0]) > 0 and self._after_joiner()
+        for index, char in enumerate(text):
+            width = char_width(char)
+            if width == 1 and not joined:
+                continue
+            if index > start:
+                self._draw_narrow(text[start:index])
+            start = index + 1
+            if joined and width > 0:
+                # A character after ZWJ joins the emoji sequence in the same cell (as tmux).
+                self._combine(char)
+                joined = False
+            elif width == 2:
+                self._draw_wide(char)
+            elif width == 0:
+                joined = self._combine(char) and char == ZWJ
+        if start < len(text):
+            self._draw_narrow(text[start:])
+
+    def _draw_wide(self, char: str) -> None:
+        cols = self.columns
+        cursor = self.cursor
+        if cols < 2:
+            return
+        if cursor.x >= cols - 1:
+            if not self.autowrap:
+                return
+            # A wide character that does not fit wraps whole, as in xterm and tmux.
+            cursor.x = 0
+            self.index()
+        x = cursor.x
+        line = self.grid[cursor.y]
+        if self.insert_mode:
+            self._shift_right(line, x, 2)
+        line.split_guard(x)
+        line.split_guard(x + 2)
+        line.chars[x] = char
+        line.chars[x + 1] = ""
+        line.styles[x] = line.styles[x + 1] = self.style
+        self.dirty.add(cursor.y)
+        cursor.x = x + 2
+
+    def _combine(self, char: str) -> bool:
+        """Append to the cell left of the cursor; False when there is none."""
+        x = min(self.cursor.x, self.columns)
+        if x == 0:
+            return False  # nothing to the left to combine with: dropped, as xterm does
+        chars = self.grid[self.cursor.y].chars
+        target = x - 1
+        if chars[target] == "" and target > 0:
+            target -= 1
+        if len(chars[target]) < MAX_CELL_CHARS:
+            chars[target] += char
+            self.dirty.add(self.cursor.y)
+        return True
+
+    def _after_joiner(self) -> bool:
+        """Whether the cell left of the cursor ends with a zero-width joiner."""
+        x = min(self.cursor.x, self.columns)
+        if x == 0:
+            return False
+        chars = self.grid[self.cursor.y].chars
+        cell = chars[x - 1] or (chars[x - 2] if x > 1 else "")
+        return cell.endswith(ZWJ)
+
+    def repeat_last(self, count: int) -> None:
+        """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color."""
+        self.draw(self.last_char * min(count, self.columns * self.lines))
+
+    # -- scrolling ------------------------------------------------------------------------
+
+    def region(self) -> tuple[int, int]:
+        margins = self.margins
+        if margins is None:
+            return 0, self.lines - 1
+        return margins.top, margins.bottom
+
+    def scroll_up(self, top: int, bottom: int, count: int) -> None:
+        """Move lines `[top, bottom]` up by `count`; full-screen main-screen lines go to history."""
+        count = min(count, bottom - top + 1)
+        grid = self.grid
+        full = top == 0 and bottom == self.lines - 1
+        # Lines leaving the top of the screen are kept, as in xterm: also when a region with
+        # its top at line 0 scrolls (a program keeping a status line at the bottom), never
+        # from the alternate screen or from a region lower down.
+        if top == 0 and not self.alt_active and self.history.maxlen:
+            push = self.history.append
+            for line in grid[:count]:
+                push(compact_line(line))
+        moved = grid[top : top + count]
+        del grid[top : top + count]
+        cols = self.columns
+        blank = self.blank
+        for line in moved:
+            line.chars = [" "] * cols
+            line.styles = [blank] * cols
+        grid[bottom - count + 1 : bottom - count + 1] = moved
+        if full:
+            self.all_dirty = True
+        else:
+            self.dirty.update(range(top, bottom + 1))
+
+    def scroll_down(self, top: int, bottom: int, count: int) -> None:
+        count = min(count, bottom - top + 1)
+        grid = self.grid
+        del grid[bottom - count + 1 : bottom + 1]
+        grid[top:top] = [Line.blank(self.columns, self.blank) for _ in range(count)]
+        self.dirty.update(range(top, bottom + 1))
+
+    def index(self) -> None:
+        y = self.cursor.y
+        top, bottom = self.region()
+        if y == bottom:
+            self.scroll_up(top, bottom, 1)
+        elif y < self.lines - 1:
+            self.cursor.y = y + 1
+
+    def reverse_index(self) -> None:
+        y = self.cursor.y
+        top, bottom = self.region()
+        if y == top:
+            self.scroll_down(top, bottom, 1)
+        elif y > 0:
+            self.cursor.y = y - 1
+
+    def linefeed(self) -> None:
+        self.index()
+        if mo.LNM in self.mode:
+            self.cursor.x = 0
+
+    def crlf(self) -> None:
+        self.cursor.x = 0
+        self.index()
+
+    def scroll_lines_up(self, count: int) -> None:
+        """SU (`CSI n S`)."""
+        top, bottom = self.region()
+        self.scroll_up(top, bottom, count)
+
+    def scroll_lines_down(self, count: int) -> None:
+        """SD (`CSI n T`)."""
+        top, bottom = self.region()
+        self.scroll_down(top, bottom, count)
+
+    # -- editing --------------------------------------------------------------------------
+
+    def _shift_right(self, line: Line, x: int, count: int) -> None:
+        cols = self.columns
+        line.split_guard(x)
+        line.chars[x:x] = [" "] * count
+        del line.chars[cols:]
+        line.styles[x:x] = [self.blank] * count
+        del line.styles[cols:]
+        line.fix_tail()
+
+    def _fill(self, y: int, start: int, end: int) -> None:
+        line = self.grid[y]
+        line.split_guard(start)
+        line.split_guard(end)
+        line.chars[start:end] = [" "] * (end - start)
+        line.styles[start:end] = [self.blank] * (end - start)
+        self.dirty.add(y)
+
+    def insert_lines(self, count: int | None = None) -> None:
+        y = self.cursor.y
+        top, bottom = self.region()
+        if not top <= y <= bottom:
+            return
+        count = min(max(count or 1, 1), bottom - y + 1)
+        grid = self.grid
+        del grid[bottom - count + 1 : bottom + 1]
+        grid[y:y] = [Line.blank(self.columns, self.blank) for _ in range(count)]
+        self.dirty.update(range(y, bottom + 1))
+        self.cursor.x = 0
+
+    def delete_lines(self, count: int | None = None) -> None:
+        y = self.cursor.y
+        top, bottom = self.region()
+        if not top <= y <= bottom:
+            return
+        count = min(max(count or 1, 1), bottom - y + 1)
+        grid = self.grid
+        del grid[y : y + count]
+        blanks = [Line.blank(self.columns, self.blank) for _ in range(count)]
+        grid[bottom - count + 1 : bottom - count + 1] = blanks
+        self.dirty.update(range(y, bottom + 1))
+        self.cursor.x = 0
+
+    def insert_characters(self, count: int | None = None) -> None:
+        x = min(self.cursor.x, self.columns - 1)
+        count = min(max(count or 1, 1), self.columns - x)
+        self._shift_right(self.grid[self.cursor.y], x, count)
+        self.dirty.add(self.cursor.y)
+
+    def delete_characters(self, count: int | None = None) -> None:
+        cols = self.columns
+        x = min(self.cursor.x, cols - 1)
+        count = min(max(count or 1, 1), cols - x)
+        line = self.grid[self.cursor.y]
+        line.split_guard(x)
+        line.split_guard(x + count)
+        del line.chars[x : x + count]
+        line.chars.extend([" "] * count)
+        del line.styles[x : x + count]
+        line.styles.extend([self.blank] * count)
+        self.dirty.add(self.cursor.y)
+
+    def erase_characters(self, count: int | None = None) -> None:
+        x = min(self.cursor.x, self.columns - 1)
+        count = min(max(count or 1, 1), self.columns - x)
+        self._fill(self.cursor.y, x, x + count)
+
+    def erase_in_line(self, how: int = 0, private: bool = False) -> None:
+        x = min(self.cursor.x, self.columns - 1)
+        if how == 0:
+            self._fill(self.cursor.y, x, self.columns)
+        elif how == 1:
+            self._fill(self.cursor.y, 0, x + 1)
+        elif how == 2:
+            self._fill(self.cursor.y, 0, self.columns)
+
+    def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
+        y = self.cursor.y
+        cols = self.columns
+        if how == 0:
+            self.erase_in_line(0)
+            rows = range(y + 1, self.lines)
+        elif how == 1:
+            self.erase_in_line(1)
+            rows = range(0, y)
+        elif how == 2:
+            if self.scroll_on_clear and not self.alt_active:
+                self._clear_into_history()
+            rows = range(self.lines)
+            self.all_dirty = True
+        elif how == 3:
+            self.history.clear()
+            return
+        else:
+            return
+        for row in rows:
+            self.grid[row] = Line.blank(cols, self.blank)
+        self.dirty.update(rows)
+
+    def _clear_into_history(self) -> None:
+        """tmux's `scroll-on-clear`: a full clear first pushes the used lines to history."""
+        if not self.history.maxlen:
+            return
+        used = self.lines
+        while used and self.grid[used - 1].is_blank():
+            used -= 1
+        for line in self.grid[:used]:
+            self.history.append(compact_line(line))
+
+    def alignment_display(self) -> None:
+        """DECALN (`ESC # 8`): fill the screen with `E`, reset margins, home the cursor."""
+        self.grid = [Line(["E"] * self.columns, [DEFAULT_STYLE] * self.columns)
+                     for _ in range(self.lines)]
+        self.margins = None
+        self.cursor.x = self.cursor.y = 0
+        self.all_dirty = True
+
+    # -- cursor ---------------------------------------------------------------------------
+
+    def cursor_up(self, count: int | None = None) -> None:
+        top, _ = self.region()
+        y = self.cursor.y
+        self.cursor.y = max(y - (count or 1), top if y >= top else 0)
+        self.cursor.x = min(self.cursor.x, self.columns - 1)
+
+    def cursor_down(self, count: int | None = None) -> None:
+        _, bottom = self.region()
+        y = self.cursor.y
+        self.cursor.y = min(y + (count or 1), bottom if y <= bottom else self.lines - 1)
+        self.cursor.x = min(self.cursor.x, self.columns - 1)
+
+    def cursor_back(self, count: int | None = None) -> None:
+        # From the pending-wrap position tmux counts from the column past the last one.
+        self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
+
+    def backspace(self) -> None:
+        self.cursor_back(1)
+
+    def cursor_forward(self, count: int | None = None) -> None:
+        self.cursor.x = min(self.cursor.x + (count or 1), self.columns - 1)
+
+    def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
+        row = (line or 1) - 1
+        col = (column or 1) - 1
+        cols = self.columns
+        self.cursor.x = col if col < cols else cols - 1
+        if self.margins is not None and mo.DECOM in self.mode:
+            top, bottom = self.margins
+            self.cursor.y = min(row + top, bottom)
+        else:
+            self.cursor.y = row if row < self.lines else self.lines - 1
+
+    def cursor_to_line(self, line: int | None = None) -> None:
+        self.cursor_position(line, self.cursor.x + 1)
+
+    def cursor_to_column(self, column: int | None = None) -> None:
+        self.cursor.x = min((column or 1) - 1, self.columns - 1)
+
+    def tab(self, count: int = 1) -> None:
+        """HT / CHT: next tab stop, or the last column."""
+        x = self.cursor.x
+        last = self.columns - 1
+        for _ in range(min(count, self.columns)):
+            index = bisect_right(self.stops, x)
+            x = self.stops[index] if index < len(self.stops) else last
+            if x >= last:
+                break
+        self.cursor.x = min(x, last)
+
+    def back_tab(self, count: int = 1) -> None:
+        """CBT (`CSI n Z`): previous tab stop, or the first column."""
+        x = min(self.cursor.x, self.columns - 1)
+        for _ in range(min(count, self.columns)):
+            index = bisect_right(self.stops, x - 1) - 1
+            x = self.stops[index] if index >= 0 else 0
+        self.cursor.x = x
+
+    def set_tab_stop(self) -> None:
+        self.tabstops.add(min(self.cursor.x, self.columns - 1))
+        self.stops = sorted(self.tabstops)
+
+    def clear_tab_stop(self, how: int = 0) -> None:
+        super().clear_tab_stop(how)
+        self.stops = sorted(self.tabstops)
+
+    def default_tabs(self) -> None:
+        self.tabstops = set(range(8, self.columns, 8))
+        self.stops = sorted(self.tabstops)

@@ -1,0 +1,98 @@
+"""Operating System Commands (`ESC ] code ; payload ST`): title, cwd, clipboard, notifications.
+
+Called by the stream with the payload already bounded in length; it updates the screen's
+title/cwd and queues `TerminalEvent`s. Nothing here answers the program: queries such as
+`OSC 52 ; c ; ?` (read the clipboard) are deliberately ignored.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+from core.terminal import TerminalEvent, TerminalEventKind
+
+# ConEmu uses `OSC 9 ; <number> ; …` for progress bars and other commands, not notifications.
+_CONEMU = re.compile(r"\d+(?:;|$)")
+
+
+class OscTarget(Protocol):
+    """What OSC handling changes on the screen."""
+
+    title: str
+    icon_name: str
+    cwd: str | None
+
+    def add_event(self, event: TerminalEvent) -> None: ...
+
+
+def parse_cwd(url: str) -> str | None:
+    """The local path of an OSC 7 `file://host/path` URL (percent-decoded), else None.
+
+    >>> parse_cwd("file://box/home/me/my%20dir")
+    '/home/me/my dir'
+    """
+    if url.startswith("/"):
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme != "file" or not parts.path:
+        return None
+    return unquote(parts.path, errors="replace")
+
+
+def _clipboard(rest: str) -> str | None:
+    _, _, data = rest.partition(";")
+    if not data or data == "?":
+        return None
+    try:
+        raw = base64.b64decode(data.encode("ascii", "ignore"), validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    return raw.decode("utf-8", "replace")
+
+
+def _notify_777(rest: str) -> str | None:
+    parts = rest.split(";", 2)
+    if parts[0] != "notify":
+        return None
+    title = parts[1] if len(parts) > 1 else ""
+    body = parts[2] if len(parts) > 2 else ""
+    if title and body:
+        return f"{title}: {body}"
+    return title or body
+
+
+def handle_osc(target: OscTarget, payload: str) -> None:
+    """Apply one OSC payload (the text between `ESC ]` and the terminator)."""
+    code, _, rest = payload.partition(";")
+    if code in ("0", "2"):
+        target.title = rest
+        target.add_event(TerminalEvent(TerminalEventKind.TITLE, rest))
+        if code == "0":
+            target.icon_name = rest
+    elif code == "1":
+        target.icon_name = rest
+    elif code == "7":
+        cwd = parse_cwd(rest)
+        if cwd is not None:
+            target.cwd = cwd
+            target.add_event(TerminalEvent(TerminalEventKind.CWD, cwd))
+    elif code == "52":
+        text = _clipboard(rest)
+        if text is not None:
+            target.add_event(TerminalEvent(TerminalEventKind.CLIPBOARD, text))
+    elif code == "9":
+        if rest and not _CONEMU.match(rest):
+            target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, rest))
+    elif code == "777":
+        message = _notify_777(rest)
+        if message:
+            target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, message))
+    # 8 (hyperlinks: the text is kept, the link dropped), 10/11 colour queries, 133 prompt
+    # marks and the rest are ignored.

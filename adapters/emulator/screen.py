@@ -1,0 +1,420 @@
+"""`IdeaScreen`: the project's pyte screen (DECISIONS D2), everything but the cell grid.
+
+Adds to `CanvasScreen`: modes acted upon (alternate screen 47/1047/1049, autowrap, insert,
+origin, mouse, bracketed paste, focus, synchronized output, cursor shape), DEC-style cursor
+save/restore (one slot per screen, not pyte's stack), resize that keeps content the way tmux
+does, replies (DA1, DA2, DSR, CPR, DECRQM, window size) queued for the PTY, and the
+non-screen state the stream reports (title, cwd, events). `PyteEmulator` owns one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pyte import modes as mo
+from pyte.screens import Cursor, Margins
+
+from adapters.emulator.canvas import CanvasScreen, blank_style_for
+from adapters.emulator.grid import Line, compact_line, line_from_history
+from adapters.emulator.styles import DEFAULT_STYLE, Style, apply_sgr
+from core.terminal import CursorShape, MouseMode, TerminalEvent, TerminalEventKind
+
+_MOUSE = (9, 1000, 1002, 1003)
+# Private modes DECRQM reports on (others answer "not recognised").
+_KNOWN_PRIVATE = frozenset(
+    {1, 5, 6, 7, 12, 25, 47, 66, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 1047, 1049,
+     2004, 2026, 9}
+)
+_KNOWN_ANSI = frozenset({4, 20})
+_SHAPES = {
+    0: (CursorShape.DEFAULT, True),
+    1: (CursorShape.BLOCK, True),
+    2: (CursorShape.BLOCK, False),
+    3: (CursorShape.UNDERLINE, True),
+    4: (CursorShape.UNDERLINE, False),
+    5: (CursorShape.BAR, True),
+    6: (CursorShape.BAR, False),
+}
+# DEC Special Graphics (`ESC ( 0`), as xterm and tmux map it.
+_DEC_GRAPHICS = str.maketrans(
+    dict(zip("+,-.0`abcdefghijklmnopqrstuvwxyz{|}~_",
+             "→←↑↓█◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£· ", strict=True))
+)
+MAX_EVENTS = 256
+MAX_REPLY_CHARS = 65_536
+
+
+@dataclass(slots=True)
+class _Saved:
+    x: int
+    y: int
+    style: Style
+    origin: bool
+    autowrap: bool
+    g0: bool
+    g1: bool
+    shifted: bool
+
+
+class IdeaScreen(CanvasScreen):
+    """pyte screen with fixed editing, alternate screen, scrollback, modes and replies."""
+
+    def __init__(
+        self,
+        columns: int,
+        lines: int,
+        history: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+        sync_timeout: float = 0.5,
+    ) -> None:
+        self.clock = clock
+        self.sync_timeout = sync_timeout
+        self.replies: list[str] = []
+        self.reply_chars = 0
+        self.events: list[TerminalEvent] = []
+        self.cwd: str | None = None
+        self.main_grid: list[Line] | None = None
+        self.saved: dict[bool, _Saved | None] = {False: None, True: None}
+        self.sgr_cache: dict[tuple[Style, str], Style] = {}
+        self.g0_graphics = False
+        self.g1_graphics = False
+        self._init_modes()
+        super().__init__(max(columns, 1), max(lines, 1), history)
+
+    def _init_modes(self) -> None:
+        self.app_keypad = False
+        self.mouse = MouseMode.OFF
+        self.sync_since: float | None = None
+        self.reverse_video = False
+        self.cursor_shape = CursorShape.DEFAULT
+        self.cursor_blink = True
+
+    # -- reset --------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """RIS (`ESC c`): back to power-on state; scrollback and cwd are kept."""
+        self.alt_active = False
+        self.main_grid = None
+        self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
+        self.all_dirty = True
+        self.margins = None
+        self.mode = {mo.DECAWM, mo.DECTCEM}
+        self.title = ""
+        self.icon_name = ""
+        self.charset = 0
+        self.g0_graphics = self.g1_graphics = False
+        self.charset_map = None
+        self.default_tabs()
+        self.cursor = Cursor(0, 0)
+        self.style = self.blank = DEFAULT_STYLE
+        self.autowrap = True
+        self.insert_mode = False
+        self.saved = {False: None, True: None}
+        self.saved_columns = None
+        self._init_modes()
+
+    def soft_reset(self) -> None:
+        """DECSTR (`CSI ! p`)."""
+        self.insert_mode = False
+        self.autowrap = True
+        self.mode -= {mo.IRM, mo.DECOM, 1 << 5}
+        self.mode |= {mo.DECAWM, mo.DECTCEM}
+        self.cursor.hidden = False
+        self.app_keypad = False
+        self.margins = None
+        self.style = self.blank = DEFAULT_STYLE
+        self.saved[self.alt_active] = None
+
+    # -- styles and charsets ------------------------------------------------------------
+
+    def sgr(self, params: str) -> None:
+        key = (self.style, params)
+        style = self.sgr_cache.get(key)
+        if style is None:
+            style = apply_sgr(self.style, params)
+            if len(self.sgr_cache) > 4096:
+                self.sgr_cache.clear()
+            self.sgr_cache[key] = style
+        if style is not self.style:
+            self.style = style
+            self.blank = blank_style_for(style)
+
+    def select_graphic_rendition(self, *attrs: int) -> None:
+        self.sgr(";".join(map(str, attrs)))
+
+    def define_charset(self, code: str, mode: str) -> None:
+        if mode == "(":
+            self.g0_graphics = code == "0"
+        elif mode == ")":
+            self.g1_graphics = code == "0"
+        self._update_charset()
+
+    def shift_in(self) -> None:
+        self.charset = 0
+        self._update_charset()
+
+    def shift_out(self) -> None:
+        self.charset = 1
+        self._update_charset()
+
+    def _update_charset(self) -> None:
+        graphics = self.g1_graphics if self.charset else self.g0_graphics
+        self.charset_map = _DEC_GRAPHICS if graphics else None
+
+    # -- modes --------------------------------------------------------------------------
+
+    def set_mode(self, *modes: int, **kwargs: Any) -> None:
+        for code in modes:
+            self._switch(code, bool(kwargs.get("private")), True)
+
+    def reset_mode(self, *modes: int, **kwargs: Any) -> None:
+        for code in modes:
+            self._switch(code, bool(kwargs.get("private")), False)
+
+    def _switch(self, code: int, private: bool, on: bool) -> None:
+        key = code << 5 if private else code
+        if on:
+            self.mode.add(key)
+        else:
+            self.mode.discard(key)
+        if not private:
+            if code == 4:
+                self.insert_mode = on
+            return
+        if code == 7:
+            self.autowrap = on
+        elif code == 25:
+            self.cursor.hidden = not on
+        elif code == 6:
+            self.cursor_position()
+        elif code == 5:
+            self.reverse_video = on
+            self.all_dirty = True
+        elif code in _MOUSE:
+            self.mode -= {mode << 5 for mode in _MOUSE if mode != code or not on}
+            self.mouse = MouseMode(code) if on else MouseMode.OFF
+        elif code == 2026:
+            self.sync_since = self.clock() if on else None
+        elif code == 66:
+            self.app_keypad = on
+        elif code in (47, 1047):
+            self._alternate(on)
+        elif code == 1049:
+            if on:
+                self.save_cursor()
+                self._alternate(True)
+            else:
+                self._alternate(False)
+                self.restore_cursor()
+        elif code == 1048:
+            if on:
+                self.save_cursor()
+            else:
+                self.restore_cursor()
+        elif code == 3:
+            self.mode.discard(key)  # DECCOLM: the PTY size is ours to set, never 132 columns
+
+    def _alternate(self, on: bool) -> None:
+        # Entering always starts from a blank alternate screen, as tmux does for 47/1047/1049.
+        blank = [Line.blank(self.columns) for _ in range(self.lines)]
+        if on:
+            if not self.alt_active:
+                self.main_grid = self.grid
+                self.alt_active = True
+            self.grid = blank
+        elif self.alt_active and self.main_grid is not None:
+            self.grid = self.main_grid
+            self.main_grid = None
+            self.alt_active = False
+        else:
+            return
+        for code in (47, 1047, 1049):
+            self.mode.discard(code << 5)
+        self.all_dirty = True
+
+    def sync_active(self) -> bool:
+        """Mode 2026, closed by force once it has been open longer than `sync_timeout`."""
+        if self.sync_since is None:
+            return False
+        if self.clock() - self.sync_since >= self.sync_timeout:
+            self.sync_since = None
+            self.mode.discard(2026 << 5)
+            return False
+        return True
+
+    def set_cursor_style(self, code: int) -> None:
+        """DECSCUSR (`CSI n SP q`)."""
+        self.cursor_shape, self.cursor_blink = _SHAPES.get(code, _SHAPES[0])
+
+    def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
+        top_row = max((top or 1) - 1, 0)
+        bottom_row = min((bottom or self.lines) - 1, self.lines - 1)
+        if bottom_row - top_row < 1:
+            return  # xterm ignores a region of fewer than two lines
+        if top_row == 0 and bottom_row == self.lines - 1:
+            self.margins = None
+        else:
+            self.margins = Margins(top_row, bottom_row)
+        self.cursor_position()
+
+    # -- cursor save/restore ------------------------------------------------------------
+
+    def save_cursor(self) -> None:
+        cursor = self.cursor
+        self.saved[self.alt_active] = _Saved(
+            cursor.x, cursor.y, self.style, mo.DECOM in self.mode, self.autowrap,
+            self.g0_graphics, self.g1_graphics, bool(self.charset),
+        )
+
+    def restore_cursor(self) -> None:
+        saved = self.saved[self.alt_active]
+        if saved is None:
+            self.mode.discard(mo.DECOM)
+            self.cursor.x = self.cursor.y = 0
+            self.style = self.blank = DEFAULT_STYLE
+            return
+        self.cursor.x = min(saved.x, self.columns - 1)
+        self.cursor.y = min(saved.y, self.lines - 1)
+        self.style = saved.style
+        self.blank = blank_style_for(saved.style)
+        self.mode.discard(mo.DECOM)
+        if saved.origin:
+            self.mode.add(mo.DECOM)
+        self.autowrap = saved.autowrap
+        if saved.autowrap:
+            self.mode.add(mo.DECAWM)
+        else:
+            self.mode.discard(mo.DECAWM)
+        self.g0_graphics, self.g1_graphics = saved.g0, saved.g1
+        self.charset = int(saved.shifted)
+        self._update_charset()
+
+    # -- resize -------------------------------------------------------------------------
+
+    def resize(self, lines: int | None = None, columns: int | None = None) -> None:
+        """Resize keeping content as tmux does (without reflow): see `_fit_rows`."""
+        lines = max(lines or self.lines, 1)
+        columns = max(columns or self.columns, 1)
+        if lines == self.lines and columns == self.columns:
+            return
+        if columns != self.columns:
+            self.grid = [line.resized(columns) for line in self.grid]
+            if self.main_grid is not None:
+                self.main_grid = [line.resized(columns) for line in self.main_grid]
+            old = self.columns
+            self.tabstops = {stop for stop in self.tabstops if stop < columns}
+            self.tabstops.update(range(((old + 7) // 8) * 8, columns, 8))
+            self.stops = sorted(self.tabstops)
+            self.columns = columns
+        if lines != self.lines:
+            if self.alt_active and self.main_grid is not None:
+                saved = self.saved[False]
+                main_y = saved.y if saved is not None else self.lines - 1
+                self.main_grid, main_y = self._fit_rows(self.main_grid, main_y, lines, True)
+                if saved is not None:
+                    saved.y = main_y
+                self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines, False)
+            else:
+                self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines, True)
+            self.lines = lines
+        self.cursor.x = min(self.cursor.x, columns - 1)
+        self.cursor.y = min(self.cursor.y, lines - 1)
+        self.margins = None
+        self.all_dirty = True
+
+    def _fit_rows(
+        self, grid: list[Line], y: int, lines: int, main: bool
+    ) -> tuple[list[Line], int]:
+        """Shrink: drop blank lines below the cursor, then push top lines to history (main
+        screen), then cut from the bottom. Grow: pull lines back from history, then pad."""
+        grid = list(grid)
+        cols = self.columns
+        if lines < len(grid):
+            excess = len(grid) - lines
+            while excess and len(grid) - 1 > y and grid[-1].is_blank():
+                grid.pop()
+                excess -= 1
+            top = min(excess, y)
+            if main and self.history.maxlen:
+                self.history.extend(map(compact_line, grid[:top]))
+            del grid[:top]
+            y -= top
+            excess -= top
+            if excess:
+                del grid[len(grid) - excess :]
+        elif lines > len(grid):
+            more = lines - len(grid)
+            if main:
+                pulled: list[Line] = []
+                while more and self.history:
+                    pulled.append(line_from_history(self.history.pop(), cols))
+                    more -= 1
+                pulled.reverse()
+                grid[:0] = pulled
+                y += len(pulled)
+            grid.extend(Line.blank(cols) for _ in range(more))
+        return grid, y
+
+    # -- replies and reports ------------------------------------------------------------
+
+    def write_process_input(self, data: str) -> None:
+        if self.reply_chars + len(data) <= MAX_REPLY_CHARS:
+            self.replies.append(data)
+            self.reply_chars += len(data)
+
+    def report_device_attributes(self, mode: int = 0, **kwargs: bool) -> None:
+        """DA1 (`CSI c`) and, with `secondary=True`, DA2 (`CSI > c`), answered as tmux does."""
+        if mode != 0:
+            return
+        if kwargs.get("secondary"):
+            self.write_process_input("\x1b[>84;0;0c")
+        elif not kwargs.get("private"):
+            self.write_process_input("\x1b[?1;2c")
+
+    def report_device_status(self, mode: int, private: bool = False) -> None:
+        """DSR 5 (status) and 6 (CPR, `CSI ? 6 n` for the DEC form)."""
+        if mode == 5:
+            self.write_process_input("\x1b[0n")
+        elif mode == 6:
+            y = self.cursor.y + 1
+            if self.margins is not None and mo.DECOM in self.mode:
+                y -= self.margins.top
+            x = min(self.cursor.x, self.columns - 1) + 1
+            self.write_process_input(f"\x1b[{'?' if private else ''}{y};{x}R")
+
+    def report_mode(self, code: int, private: bool) -> None:
+        """DECRQM (`CSI ? n $ p` / `CSI n $ p`): 1 set, 2 reset, 0 unknown."""
+        if private:
+            status = 1 if (code << 5) in self.mode else 2 if code in _KNOWN_PRIVATE else 0
+            if code == 2026:
+                status = 1 if self.sync_active() else 2
+        else:
+            status = 1 if code in self.mode else 2 if code in _KNOWN_ANSI else 0
+        self.write_process_input(f"\x1b[{'?' if private else ''}{code};{status}$y")
+
+    def window_op(self, code: int) -> None:
+        """XTWINOPS: only `CSI 18 t` (text area size in characters) is answered."""
+        if code == 18:
+            self.write_process_input(f"\x1b[8;{self.lines};{self.columns}t")
+
+    def add_event(self, event: TerminalEvent) -> None:
+        events = self.events
+        if event.kind == TerminalEventKind.BELL and events and events[-1] == event:
+            return  # a burst of BELs is one bell
+        if len(events) < MAX_EVENTS:
+            events.append(event)
+
+    def bell(self, *args: Any) -> None:
+        self.add_event(TerminalEvent(TerminalEventKind.BELL))
+
+    def set_title(self, param: str) -> None:
+        self.title = param
+        self.add_event(TerminalEvent(TerminalEventKind.TITLE, param))
+
+    @property
+    def display(self) -> list[str]:
+        """Screen text per line (wide characters once, trailing blanks kept)."""
+        return ["".join(line.chars) for line in self.grid]

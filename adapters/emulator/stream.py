@@ -1,0 +1,215 @@
+"""`IdeaStream`: splits decoded terminal output into text runs and control sequences.
+
+pyte's `Stream` walks a generator one character at a time inside sequences; here one compiled
+regex finds every control token (CR LF, CSI, OSC, ESC, DCS, single C0) in a single C-level
+scan, the text between two tokens is drawn in one call, and CSI actions are cached per
+sequence text. Behaviour follows tmux where terminals disagree (see the token comments).
+
+State across `feed` calls: an incomplete escape sequence at the end of a chunk is kept
+(bounded) and prepended to the next chunk; an unterminated OSC/DCS string switches to string
+mode, which scans only the new data for its terminator (no rescans, so a long string fed a byte
+at a time stays linear). String payloads beyond `MAX_STRING` are dropped, not applied.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from adapters.emulator.csi import NOOP, Action, build_csi
+from adapters.emulator.osc import handle_osc
+from adapters.emulator.screen import IdeaScreen
+
+MAX_STRING = 65_536
+MAX_PENDING = 4_096
+_CACHE_LIMIT = 8_192
+
+# Every token starts with one control character, so the pattern opens with that character class:
+# `re` then skips plain text with its C charset scan (≈200 MB/s here) instead of trying each
+# alternative at every position (≈6 MB/s). Lookbehinds tell the alternatives apart by that
+# first character; `lastindex` names the alternative that matched.
+_TOKEN = re.compile(
+    r"[\x00-\x1f\x7f-\x9f](?:"
+    r"(?<=\x1b)(\[([<=>?]?)([0-9:;]*)([ -/]?)([@-~]))"  # 1 CSI: 2 marker 3 params 4 inter 5 final
+    r"|(?<=\r)(\n)"  # 6 CR LF, the commonest pair, in one dispatch
+    # 7 OSC (8 payload) ended by BEL or ESC + any character (tmux consumes both; ESC \ is ST)
+    r"|(?<=\x1b)(\]([^\x07\x1b]*)(?:\x07|\x1b.))"
+    r"|(?<=\x1b)([PX^_][^\x1b]*\x1b.)"  # 9 DCS, SOS, PM, APC: consumed and ignored
+    r"|(?<=\x1b)((?:\[[0-?]*[ -/]*|[ -/]*)\Z)"  # 10 sequence cut by the end of the chunk
+    r"|(?<=\x1b)([\]PX^_])"  # 11 string with no terminator in this chunk
+    # 12 ESC sequence: 13 intermediates + 14 final, or 15 final alone
+    r"|(?<=\x1b)((?:([ -/]+)([0-~])|([0-OQ-WYZ\\`-~])))"
+    r"|(?<=\x1b)(\[[0-?\x00-\x17\x19\x1c-\x1f]*[ -/]*[@-~])"  # 16 CSI with C0 or odd params
+    r"|(?<=\x1b)(\[[0-?]*[ -/]*[\x18\x1a])"  # 17 CSI cancelled by CAN/SUB
+    # 18 any other single control: C0, DEL, a stray ESC, C1 (ignored: UTF-8 terminals do
+    # not act on C1 code points)
+    r"|()"
+    r")",
+    re.S,
+)
+_CSI = re.compile(r"\x1b\[([<=>?]?)([0-9:;]*)([ -/]?)([@-~])")
+_OSC_END = re.compile(r"[\x07\x1b]")
+_DCS_END = re.compile(r"\x1b")
+
+
+class IdeaStream:
+    """Parses decoded text and drives an `IdeaScreen`."""
+
+    def __init__(self, screen: IdeaScreen) -> None:
+        self.screen = screen
+        self._pending = ""
+        self._string_kind: str | None = None
+        self._string_parts: list[str] = []
+        self._string_len = 0
+        self._string_esc = False
+        self._csi_cache: dict[str, Action] = {}
+        s = screen
+        noop = NOOP[0]
+        c0: dict[str, Callable[[], None]] = {chr(code): noop for code in range(32)}
+        c0.update((chr(code), noop) for code in range(0x7F, 0xA0))
+        c0.update({
+            "\x07": s.bell, "\x08": s.backspace, "\t": s.tab, "\n": s.linefeed,
+            "\x0b": s.linefeed, "\x0c": s.linefeed, "\r": s.carriage_return,
+            "\x0e": s.shift_out, "\x0f": s.shift_in,
+        })
+        self._c0 = c0
+        self._esc_plain: dict[str, Callable[[], None]] = {
+            "7": s.save_cursor, "8": s.restore_cursor, "D": s.index, "E": s.crlf,
+            "M": s.reverse_index, "H": s.set_tab_stop, "c": self._reset,
+            "=": self._keypad_on, ">": self._keypad_off,
+        }
+
+    def reset(self) -> None:
+        """Forget any partial sequence (after an internal error)."""
+        self._pending = ""
+        self._string_kind = None
+        self._string_parts = []
+        self._string_len = 0
+        self._string_esc = False
+
+    def feed(self, data: str) -> None:
+        if self._string_kind is not None:
+            data = self._continue_string(data)
+            if not data:
+                return
+        if self._pending:
+            data = self._pending + data
+            self._pending = ""
+        screen = self.screen
+        draw = screen.draw
+        pos = 0
+        for match in _TOKEN.finditer(data):
+            start = match.start()
+            if start != pos:
+                draw(data[pos:start])
+            pos = match.end()
+            kind = match.lastindex
+            if kind == 1:
+                seq = match.group()
+                action = self._csi_cache.get(seq)
+                if action is None:
+                    action = self._build(seq, *match.group(2, 3, 4, 5))
+                action[0](*action[1])
+            elif kind == 6:
+                screen.crlf()
+            elif kind == 18:
+                self._c0[match.group()]()
+            elif kind == 7:
+                payload = match.group(8)
+                if len(payload) <= MAX_STRING:
+                    handle_osc(screen, payload)
+            elif kind == 12:
+                self._esc(match.group(13), match.group(14) or match.group(15))
+            elif kind == 10:
+                tail = match.group()
+                if len(tail) <= MAX_PENDING:
+                    self._pending = tail
+                return
+            elif kind == 11:
+                self._string_kind = match.group(11)
+                rest = self._continue_string(data[pos:])
+                if rest:
+                    self.feed(rest)
+                return
+            elif kind == 16:
+                self._odd_csi(match.group())
+        if pos < len(data):
+            draw(data[pos:])
+
+    def _build(self, seq: str, marker: str, params: str, inter: str, final: str) -> Action:
+        action = build_csi(self.screen, marker, params, inter, final)
+        if len(self._csi_cache) >= _CACHE_LIMIT:
+            self._csi_cache.clear()
+        self._csi_cache[seq] = action
+        return action
+
+    def _odd_csi(self, seq: str) -> None:
+        # Controls inside a CSI are executed where they stand (VT parser rule), then the
+        # sequence without them is dispatched if it is well formed.
+        body = seq[2:]
+        for char in body:
+            if char < " ":
+                self._c0[char]()
+        match = _CSI.fullmatch("\x1b[" + "".join(char for char in body if char >= " "))
+        if match is not None:
+            action = build_csi(self.screen, *match.group(1, 2, 3, 4))
+            action[0](*action[1])
+
+    def _esc(self, inter: str | None, final: str) -> None:
+        screen = self.screen
+        if not inter:
+            handler = self._esc_plain.get(final)
+            if handler is not None:
+                handler()
+            elif final == "Z":
+                screen.report_device_attributes(0)
+        elif inter == "#" and final == "8":
+            screen.alignment_display()
+        elif inter in ("(", ")"):
+            screen.define_charset(final, inter)
+
+    def _reset(self) -> None:
+        self.screen.reset()
+
+    def _keypad_on(self) -> None:
+        self.screen.app_keypad = True
+
+    def _keypad_off(self) -> None:
+        self.screen.app_keypad = False
+
+    # -- OSC / DCS strings spanning chunks ----------------------------------------------
+
+    def _continue_string(self, data: str) -> str:
+        """Consume string content; return what follows the terminator ("" if none yet)."""
+        if self._string_esc:
+            # The previous chunk ended with ESC inside the string: this character ends it.
+            self._string_esc = False
+            self._finish_string()
+            return data[1:]
+        ender = _OSC_END if self._string_kind == "]" else _DCS_END
+        found = ender.search(data)
+        if found is None:
+            self._keep(data)
+            return ""
+        end = found.start()
+        self._keep(data[:end])
+        if data[end] == "\x07":
+            self._finish_string()
+            return data[end + 1 :]
+        if end + 1 >= len(data):
+            self._string_esc = True
+            return ""
+        self._finish_string()
+        return data[end + 2 :]
+
+    def _keep(self, part: str) -> None:
+        if self._string_len + len(part) <= MAX_STRING:
+            self._string_parts.append(part)
+        self._string_len += len(part)
+
+    def _finish_string(self) -> None:
+        if self._string_kind == "]" and self._string_len <= MAX_STRING:
+            handle_osc(self.screen, "".join(self._string_parts))
+        self._string_kind = None
+        self._string_parts = []
+        self._string_len = 0

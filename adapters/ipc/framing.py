@@ -1,0 +1,98 @@
+"""Length-prefixed msgpack frames over a stream (asyncio or a blocking socket)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+from typing import Any, TypeVar
+
+import msgspec
+
+from adapters.ipc.messages import ClientMessage, DaemonMessage
+
+HEADER = struct.Struct("!I")
+MAX_FRAME = 64 * 1024 * 1024  # a huge paste fits; a garbage length does not allocate GBs
+
+T = TypeVar("T")
+
+_encoder = msgspec.msgpack.Encoder()
+_client_decoder = msgspec.msgpack.Decoder(ClientMessage)
+_daemon_decoder = msgspec.msgpack.Decoder(DaemonMessage)
+
+
+class FrameError(Exception):
+    """A peer sent something that is not a frame of this protocol."""
+
+
+def encode(message: Any) -> bytes:
+    body = _encoder.encode(message)
+    return HEADER.pack(len(body)) + body
+
+
+def decode_client(body: bytes) -> ClientMessage:
+    try:
+        return _client_decoder.decode(body)
+    except msgspec.DecodeError as exc:
+        raise FrameError(f"bad client message: {exc}") from exc
+
+
+def decode_daemon(body: bytes) -> DaemonMessage:
+    try:
+        return _daemon_decoder.decode(body)
+    except msgspec.DecodeError as exc:
+        raise FrameError(f"bad daemon message: {exc}") from exc
+
+
+def peek_handshake(body: bytes) -> dict[str, Any]:
+    """Decode a handshake frame loosely, so that a peer of another version is understood."""
+    try:
+        value = msgspec.msgpack.decode(body)
+    except msgspec.DecodeError as exc:
+        raise FrameError(f"bad handshake: {exc}") from exc
+    if not isinstance(value, dict):
+        raise FrameError("bad handshake: not a map")
+    return value
+
+
+async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
+    """The next frame body, or None at a clean end of stream."""
+    try:
+        header = await reader.readexactly(HEADER.size)
+    except asyncio.IncompleteReadError as exc:
+        if exc.partial:
+            raise FrameError("connection closed inside a frame header") from exc
+        return None
+    (length,) = HEADER.unpack(header)
+    if length > MAX_FRAME:
+        raise FrameError(f"frame of {length} bytes exceeds the {MAX_FRAME} limit")
+    try:
+        return await reader.readexactly(length)
+    except asyncio.IncompleteReadError as exc:
+        raise FrameError("connection closed inside a frame") from exc
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytes | None:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = sock.recv(size - len(chunks))
+        if not chunk:
+            if chunks:
+                raise FrameError("connection closed inside a frame")
+            return None
+        chunks += chunk
+    return bytes(chunks)
+
+
+def recv_frame(sock: socket.socket) -> bytes | None:
+    """Blocking variant of `read_frame` for the command-line client."""
+    header = _recv_exactly(sock, HEADER.size)
+    if header is None:
+        return None
+    (length,) = HEADER.unpack(header)
+    if length > MAX_FRAME:
+        raise FrameError(f"frame of {length} bytes exceeds the {MAX_FRAME} limit")
+    body = _recv_exactly(sock, length)
+    if body is None:
+        raise FrameError("connection closed inside a frame")
+    return body

@@ -1,0 +1,207 @@
+"""The client ⇄ daemon protocol: tagged msgspec Structs, framed as length-prefixed msgpack.
+
+`Hello`, `Welcome` and `Refused` are the handshake. Their shape must never change, so that
+a client and a daemon of different versions can always tell each other so in plain words;
+everything else may change with `PROTOCOL_VERSION`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+
+# Rows travel as the Run tuples of core.terminal: (text, fg, bg, attrs).
+WireRun = tuple[str, int, int, int]
+WireRow = tuple[WireRun, ...]
+
+
+class _Msg(msgspec.Struct, tag_field="t", array_like=False, omit_defaults=True):
+    pass
+
+
+# --- handshake (frozen shape) ---------------------------------------------------------
+
+
+class Hello(_Msg, tag="hello"):
+    """First frame a client sends."""
+
+    protocol: int
+    client_version: str
+    kind: str = "tui"
+    """`tui` for an attached screen, `control` for a one-shot command."""
+    window: str | None = None
+    width: int = 80
+    height: int = 24
+    env: dict[str, str] = {}
+    cell: str | None = None
+    """The IDEA_CELL the command runs in, if any (the default target)."""
+
+
+class Welcome(_Msg, tag="welcome"):
+    protocol: int
+    daemon_version: str
+    daemon_pid: int
+    client_id: int
+
+
+class Refused(_Msg, tag="refused"):
+    protocol: int
+    daemon_version: str
+    reason: str
+
+
+# --- client → daemon --------------------------------------------------------------------
+
+
+class Request(_Msg, tag="req"):
+    """A command. The daemon answers with a `Response` carrying the same id."""
+
+    id: int
+    method: str
+    params: dict[str, Any] = {}
+
+
+class KeyInput(_Msg, tag="key"):
+    """A key pressed in a cell, by name; the daemon encodes it with the cell's modes."""
+
+    cell: str
+    key: str
+    character: str | None = None
+
+
+class RawInput(_Msg, tag="raw"):
+    cell: str
+    data: bytes
+
+
+class PasteInput(_Msg, tag="paste"):
+    cell: str
+    text: str
+
+
+class MouseInput(_Msg, tag="mouse"):
+    cell: str
+    kind: str
+    """press, release, move, drag, wheel_up, wheel_down"""
+    button: int
+    x: int
+    y: int
+    shift: bool = False
+    alt: bool = False
+    ctrl: bool = False
+
+
+class ClientSize(_Msg, tag="size"):
+    """The area the client has for cells (its terminal minus tab bar and status line)."""
+
+    width: int
+    height: int
+
+
+# --- daemon → client --------------------------------------------------------------------
+
+
+class ErrorInfo(msgspec.Struct, omit_defaults=True):
+    code: str
+    message: str
+
+
+class Response(_Msg, tag="res"):
+    id: int
+    result: Any = None
+    error: ErrorInfo | None = None
+
+
+class CellInfo(msgspec.Struct, omit_defaults=True):
+    id: str
+    index: int
+    x: int
+    y: int
+    width: int
+    height: int
+    title: str = ""
+    command: str = ""
+    running: bool = True
+    exit_code: int | None = None
+    focused: bool = False
+    attention: bool = False
+    kind: str = "terminal"
+    message: str = ""
+    """Shown in place of a terminal (a spawn error, a page kind not shown here)."""
+
+
+class BorderInfo(msgspec.Struct):
+    vertical: bool
+    x: int
+    y: int
+    length: int
+    container: str
+    index: int
+
+
+class TabInfo(msgspec.Struct, omit_defaults=True):
+    project: str
+    name: str
+    root: str
+    active: bool = False
+
+
+class PageInfo(msgspec.Struct, omit_defaults=True):
+    id: str
+    name: str
+    kind: str = "terminal"
+    active: bool = False
+
+
+class WindowInfo(msgspec.Struct, omit_defaults=True):
+    id: str
+    name: str
+    active: bool = False
+
+
+class Scene(_Msg, tag="scene"):
+    """What a client's window shows, sent whenever its structure changes."""
+
+    window: str
+    windows: list[WindowInfo]
+    tabs: list[TabInfo]
+    pages: list[PageInfo]
+    width: int
+    height: int
+    cells: list[CellInfo]
+    borders: list[BorderInfo]
+    focused: str | None = None
+    zoomed: bool = False
+    prefix: str = "ctrl+b"
+
+
+class CellFrame(_Msg, tag="frame"):
+    """Rows of one cell's screen: all of them (`full`) or the ones that changed."""
+
+    cell: str
+    cols: int
+    rows: int
+    lines: list[tuple[int, WireRow]]
+    cursor: tuple[int, int, bool, int]
+    """x, y, visible, shape"""
+    full: bool = False
+
+
+class Notice(_Msg, tag="notice"):
+    """A short message for the status line."""
+
+    text: str
+    level: str = "info"
+
+
+class Detached(_Msg, tag="detached"):
+    """The daemon ends this client's attachment (kill-server, detach from elsewhere)."""
+
+    reason: str
+
+
+ClientMessage = Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize
+DaemonMessage = Welcome | Refused | Response | Scene | CellFrame | Notice | Detached

@@ -1,0 +1,1 @@
+"""The pure domain of idea: value objects, pure operations and ports. No I/O here."""

@@ -1,0 +1,1 @@
+"""The idea daemon: owns PTYs, emulators, layouts and projects; never imports Textual."""

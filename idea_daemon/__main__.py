@@ -1,0 +1,3 @@
+from idea_daemon.main import main
+
+raise SystemExit(main())

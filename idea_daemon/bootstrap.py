@@ -1,0 +1,32 @@
+"""The composition root: the only place that builds concrete adapters and wires them."""
+
+from __future__ import annotations
+
+import os
+
+from adapters.emulator import PyteEmulator
+from adapters.locations import Locations
+from core.terminal import TerminalEmulator
+from idea_daemon.commands import HANDLERS
+from idea_daemon.server import DaemonServer
+from idea_daemon.service import WorkspaceService
+from core.version import VERSION
+
+
+def build(locations: Locations, *, scrollback_lines: int = 10_000) -> DaemonServer:
+    # Importing the module registers the workspace commands in HANDLERS.
+    import idea_daemon.commands_workspace  # noqa: F401
+
+    def make_emulator(cols: int, rows: int) -> TerminalEmulator:
+        return PyteEmulator(cols, rows, scrollback_lines)
+
+    server = DaemonServer(VERSION, str(locations.socket))
+    server.service = WorkspaceService(
+        data_dir=locations.data,
+        socket_path=str(locations.socket),
+        emulator_factory=make_emulator,
+        base_env=os.environ,
+        listener=server,
+    )
+    server.handlers = dict(HANDLERS)
+    return server

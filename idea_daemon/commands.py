@@ -1,0 +1,386 @@
+"""The daemon's commands (RPC verbs), shared by key bindings and the command line.
+
+Each handler takes the server, the calling client and the request params, and returns a
+msgspec-encodable result. Cells are named by target strings (core.targets) resolved against
+the caller's window, or the cell the command runs in (IDEA_CELL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+from core.keys import parse_key_spec, wrap_paste
+from core.layout import geometry as geo
+from core.layout.model import Direction, iter_leaves
+from core.capture import row_text, rows_to_ansi
+from idea_daemon.server import ClientConnection, DaemonServer
+from idea_daemon.service import CellRef, CommandError, ConfirmationNeeded, WorkspaceService
+
+Handler = Callable[[DaemonServer, ClientConnection, dict[str, Any]], Any]
+HANDLERS: dict[str, Handler] = {}
+
+_DIRECTIONS = {
+    "right": (Direction.ROW, False), "h": (Direction.ROW, False),
+    "left": (Direction.ROW, True),
+    "down": (Direction.COLUMN, False), "v": (Direction.COLUMN, False),
+    "up": (Direction.COLUMN, True),
+}
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        HANDLERS[name] = handler
+        return handler
+    return register
+
+
+def _svc(server: DaemonServer) -> WorkspaceService:
+    assert server.service is not None
+    return server.service
+
+
+def caller_window(server: DaemonServer, client: ClientConnection) -> str | None:
+    """The window a command applies to: the client's own, the one of the cell it runs in,
+    else the window of the most recently active attached client."""
+    service = _svc(server)
+    if client.window_id is not None:
+        return client.window_id
+    if client.cell is not None:
+        try:
+            ref = service.find_cell(client.cell)
+        except CommandError:
+            ref = None
+        if ref is not None:
+            window = service.window_of_project(ref.runtime)
+            if window is not None:
+                return window.id
+    attached = [c for c in server.clients.values() if c.attached]
+    if attached:
+        return max(attached, key=lambda c: c.last_active).window_id
+    return service.workspace.windows[0].id if service.workspace.windows else None
+
+
+def _target(server: DaemonServer, client: ClientConnection, params: dict[str, Any],
+            key: str = "target") -> CellRef:
+    value = params.get(key)
+    if value is not None and not isinstance(value, str):
+        raise CommandError(f"{key} must be a string")
+    return _svc(server).resolve(value, caller_window(server, client), client.cell)
+
+
+def _direction(value: Any) -> tuple[Direction, bool]:
+    if value not in _DIRECTIONS:
+        raise CommandError(f"direction must be one of right, left, down, up; got {value!r}")
+    return _DIRECTIONS[value]
+
+
+def _int(params: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = params.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise CommandError(f"{key} must be a whole number from {low} to {high}")
+    return value
+
+
+def describe_cell(service: WorkspaceService, ref: CellRef) -> dict[str, Any]:
+    layout = ref.runtime.layout(ref.layout_id)
+    index = next(i for i, leaf in enumerate(iter_leaves(layout.tree.root))
+                 if leaf.id == ref.leaf.id)
+    session = service.session_of(ref)
+    info: dict[str, Any] = {
+        "id": ref.leaf.id,
+        "target": f"{ref.runtime.name}:{layout.name}.{index}",
+        "project": ref.runtime.name,
+        "root": ref.runtime.root,
+        "page": layout.name,
+        "index": index,
+        "focused": ref.runtime.focused_leaf(ref.layout_id) == ref.leaf.id,
+        "running": bool(session and session.running),
+    }
+    if session is not None:
+        info["cols"], info["rows"] = session.emulator.cols, session.emulator.rows
+        info["title"] = session.title
+        info["exitCode"] = session.exit_code
+        if session.error:
+            info["error"] = session.error
+        if session.pty is not None:
+            info["pid"] = session.pty.pid
+            info["command"] = session.pty.command_name()
+            info["foreground"] = session.pty.foreground_command()
+    return info
+
+
+# ─── cells ─────────────────────────────────────────────────────────────────────────────
+
+
+@command("split")
+def split(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    direction, before = _direction(params.get("direction", "right"))
+    count = _int(params, "count", 1, 1, 32)
+    new_ids = _svc(server).split(ref, direction, count, before)
+    return {"cells": new_ids}
+
+
+@command("grid")
+def grid(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    rows = _int(params, "rows", 2, 1, 8)
+    cols = _int(params, "cols", 2, 1, 8)
+    return {"cells": _svc(server).make_grid(ref, rows, cols)}
+
+
+@command("select")
+def select(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    ref = _target(server, client, params)
+    how = params.get("direction")
+    if how is not None:
+        if how not in ("left", "right", "up", "down", "next", "prev", "last"):
+            raise CommandError(f"cannot select in direction {how!r}")
+        ref = service.neighbour(ref, how)
+    service.select(ref)
+    return describe_cell(service, ref)
+
+
+@command("close")
+def close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    _svc(server).close_cell(ref, bool(params.get("force")))
+    return {"closed": ref.leaf.id}
+
+
+@command("zoom")
+def zoom(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    return {"zoomed": _svc(server).toggle_zoom(ref)}
+
+
+@command("resize")
+def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    side = params.get("side")
+    if side not in ("left", "right", "up", "down"):
+        raise CommandError("side must be left, right, up or down")
+    cells = _int(params, "cells", 1, -1000, 1000)
+    _svc(server).resize(ref, geo.Side(side), cells)
+    return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
+
+
+@command("set_border")
+def set_border(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    runtime = service.active_runtime(caller_window(server, client))
+    service.set_border(runtime, runtime.active.id, str(params["container"]),
+                       _int(params, "index", 0, 0, 1000), _int(params, "position", 0, 0, 100000),
+                       bool(params.get("vertical", True)))
+    return None
+
+
+def _other(server: DaemonServer, client: ClientConnection, params: dict[str, Any],
+           ref: CellRef) -> CellRef:
+    if params.get("other") is not None:
+        return _target(server, client, params, "other")
+    how = params.get("direction")
+    if how not in ("left", "right", "up", "down", "next", "prev"):
+        raise CommandError("name the other cell (-s TARGET) or a direction")
+    other = _svc(server).neighbour(ref, how)
+    if other.leaf.id == ref.leaf.id:
+        raise CommandError(f"there is no cell {how} of this one")
+    return other
+
+
+@command("merge")
+def merge(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    other = _other(server, client, params, ref)
+    _svc(server).merge(ref, other, bool(params.get("force")))
+    return {"kept": ref.leaf.id, "removed": other.leaf.id}
+
+
+@command("swap")
+def swap(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    other = _other(server, client, params, ref)
+    _svc(server).swap(ref, other)
+    return {"swapped": [ref.leaf.id, other.leaf.id]}
+
+
+@command("move")
+def move(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    dst = _target(server, client, params, "dst")
+    direction, before = _direction(params.get("direction", "right"))
+    _svc(server).move(ref, dst, direction, before)
+    return {"moved": ref.leaf.id}
+
+
+@command("equalize")
+def equalize(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    _svc(server).equalize(ref.runtime, ref.layout_id)
+    return None
+
+
+@command("undo")
+def undo(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    return {"changed": _svc(server).undo(ref.runtime, ref.layout_id, bool(params.get("redo")))}
+
+
+@command("restart")
+def restart(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    ref = _target(server, client, params)
+    _svc(server).restart(ref, bool(params.get("force")))
+    return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
+
+
+@command("send_keys")
+def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    ref = _target(server, client, params)
+    session = service.session_of(ref)
+    if session is None or not session.running:
+        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
+    keys = params.get("keys", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise CommandError("keys must be a list of strings")
+    modes = session.emulator.modes
+    if params.get("literal"):
+        data = "".join(keys).encode()
+    else:
+        data = b"".join(parse_key_spec(key, modes) for key in keys)
+    if not session.write(data):
+        raise CommandError("the program is not reading its input (too much is pending)")
+    return {"bytes": len(data)}
+
+
+@command("paste")
+def paste(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    ref = _target(server, client, params)
+    session = service.session_of(ref)
+    if session is None or not session.running:
+        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
+    data = wrap_paste(str(params.get("text", "")), session.emulator.modes)
+    if not session.write(data):
+        raise CommandError("the program is not reading its input (too much is pending)")
+    return {"bytes": len(data)}
+
+
+@command("capture")
+async def capture(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    ref = _target(server, client, params)
+    session = service.session_of(ref)
+    if session is None:
+        raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
+    wait = params.get("wait")
+    if wait:
+        try:
+            pattern = re.compile(str(wait), re.MULTILINE)
+        except re.error as exc:
+            raise CommandError(f"bad --wait pattern: {exc}") from exc
+        timeout = float(params.get("timeout", 10.0))
+        try:
+            await asyncio.wait_for(asyncio.shield(session.wait_for(pattern)), timeout)
+        except TimeoutError as exc:
+            raise CommandError(f"{wait!r} did not appear within {timeout:g} s", "timeout") from exc
+    history = _int(params, "history", 0, 0, 10_000_000)
+    emulator = session.emulator
+    rows = []
+    if history:
+        size = emulator.history_size()
+        start = max(0, size - history)
+        rows.extend(emulator.render_history(start, size - start))
+    rows.extend(emulator.render_row(y) for y in range(emulator.rows))
+    if params.get("ansi"):
+        text = rows_to_ansi(rows)
+    else:
+        text = "\n".join(row_text(row).rstrip() for row in rows)
+    cursor = emulator.cursor()
+    return {"text": text, "cols": emulator.cols, "rows": emulator.rows,
+            "cursor": [cursor.x, cursor.y], "cell": ref.leaf.id}
+
+
+@command("history")
+def history(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    ref = _target(server, client, params)
+    session = service.session_of(ref)
+    if session is None:
+        return {"size": 0, "rows": []}
+    size = session.emulator.history_size()
+    start = _int(params, "start", max(0, size - 100), 0, max(size, 0))
+    count = _int(params, "count", 100, 0, 100_000)
+    return {"size": size, "start": start,
+            "rows": session.emulator.render_history(start, min(count, size - start))}
+
+
+@command("list_cells")
+def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    if params.get("all"):
+        refs = list(service.iter_cells())
+    else:
+        runtime = (service.runtime_of(params["project"]) if params.get("project")
+                   else service.active_runtime(caller_window(server, client)))
+        layout = (service.find_page(runtime, params["page"]) if params.get("page")
+                  else runtime.active)
+        refs = [CellRef(runtime, layout.id, leaf) for leaf in iter_leaves(layout.tree.root)]
+    return [describe_cell(service, ref) for ref in refs]
+
+
+# ─── server ───────────────────────────────────────────────────────────────────────────
+
+
+@command("version")
+def version(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    import os
+
+    from adapters.ipc.messages import PROTOCOL_VERSION
+    return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid()}
+
+
+@command("kill_server")
+def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    if not params.get("force"):
+        busy = [name for s in service.sessions.values() if (name := s.busy_command())]
+        if busy:
+            raise ConfirmationNeeded(f"programs are running: {', '.join(busy)}")
+    asyncio.get_running_loop().call_later(0.05, server.request_stop, "the server was killed")
+    return {"stopping": True}
+
+
+@command("detach")
+def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    from adapters.ipc.messages import Detached
+
+    window = params.get("window")
+    count = 0
+    for other in list(server.clients.values()):
+        if not other.attached:
+            continue
+        if window is None and other is not client and client.attached:
+            continue
+        if window is not None and other.window_id != _svc(server).window_by_name(window).id:
+            continue
+        other.send(Detached(reason="detached"))
+        count += 1
+    return {"detached": count}
+
+
+@command("clients")
+def clients(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    found = []
+    for other in server.clients.values():
+        if not other.attached:
+            continue
+        window = next((w for w in service.workspace.windows if w.id == other.window_id), None)
+        found.append({"id": other.id, "window": window.name if window else None,
+                      "width": other.width, "height": other.height})
+    return found

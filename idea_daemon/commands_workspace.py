@@ -1,0 +1,223 @@
+"""Commands on projects, windows and pages, and the `ls` overview."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.layout.model import iter_leaves
+from idea_daemon.commands import _svc, caller_window, command, describe_cell
+from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.server import ClientConnection, DaemonServer
+from idea_daemon.service import CellRef, CommandError, WorkspaceService
+
+
+def _path(params: dict[str, Any]) -> str:
+    path = params.get("path")
+    if not isinstance(path, str) or not path:
+        raise CommandError("a project path is required")
+    return path
+
+
+def _project(server: DaemonServer, client: ClientConnection,
+             params: dict[str, Any]) -> ProjectRuntime:
+    service = _svc(server)
+    name = params.get("project")
+    if name:
+        return service.runtime_of(str(name))
+    if client.cell is not None and client.window_id is None:
+        try:
+            return service.find_cell(client.cell).runtime
+        except CommandError:
+            pass
+    return service.active_runtime(caller_window(server, client))
+
+
+def describe_project(service: WorkspaceService, runtime: ProjectRuntime) -> dict[str, Any]:
+    window = service.window_of_project(runtime)
+    return {
+        "id": runtime.project.id,
+        "name": runtime.name,
+        "root": runtime.root,
+        "window": window.name if window else None,
+        "open": True,
+        "pages": [lay.name for lay in runtime.layouts.layouts],
+        "activePage": runtime.active.name,
+        "problems": list(runtime.problems),
+    }
+
+
+# ─── projects ──────────────────────────────────────────────────────────────────────────
+
+
+@command("project_new")
+def project_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    window = _window_param(server, client, params)
+    runtime = service.new_project(_path(params), params.get("name"), window)
+    return describe_project(service, runtime)
+
+
+@command("project_open")
+def project_open(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    window = _window_param(server, client, params)
+    runtime = service.open_project(_path(params), window)
+    return describe_project(service, runtime)
+
+
+def _window_param(server: DaemonServer, client: ClientConnection,
+                  params: dict[str, Any]) -> str | None:
+    name = params.get("window")
+    if name:
+        return _svc(server).window_by_name(str(name)).id
+    return caller_window(server, client)
+
+
+@command("project_close")
+def project_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    runtime = _project(server, client, params)
+    service.close_project(runtime.root, bool(params.get("force")))
+    return {"closed": runtime.root}
+
+
+@command("project_switch")
+def project_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    runtime = service.switch_project(caller_window(server, client), str(params.get("which", "next")))
+    return describe_project(service, runtime)
+
+
+@command("project_list")
+def project_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    listed = []
+    for entry in service.registry.list_projects():
+        runtime = service.projects.get(entry.root)
+        if runtime is not None:
+            listed.append(describe_project(service, runtime))
+        else:
+            listed.append({"id": entry.id, "name": entry.name, "root": entry.root,
+                           "window": None, "open": False})
+    return listed
+
+
+@command("project_move")
+def project_move(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    runtime = _project(server, client, params)
+    window = service.move_project(runtime.root, str(params["window"]))
+    return {"project": runtime.name, "window": window.name}
+
+
+# ─── windows ───────────────────────────────────────────────────────────────────────────
+
+
+@command("window_new")
+def window_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    name = params.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise CommandError("a window needs a name")
+    window = service.new_window(name, params.get("project"))
+    return {"id": window.id, "name": window.name, "projects": list(window.tabs)}
+
+
+@command("window_rename")
+def window_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    current = params.get("window")
+    if not current:
+        window_id = caller_window(server, client)
+        current = next((w.name for w in service.workspace.windows if w.id == window_id), None)
+    if not current:
+        raise CommandError("no window to rename")
+    window = service.rename_window(str(current), str(params["name"]))
+    return {"id": window.id, "name": window.name}
+
+
+@command("window_list")
+def window_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    listed = []
+    for window in service.workspace.windows:
+        attached = sum(1 for c in server.clients.values()
+                       if c.attached and c.window_id == window.id)
+        names = [service.projects[root].name for root in window.tabs if root in service.projects]
+        width, height = service.size_of(window.id)
+        listed.append({"id": window.id, "name": window.name, "projects": names,
+                       "clients": attached, "width": width, "height": height})
+    return listed
+
+
+# ─── pages ─────────────────────────────────────────────────────────────────────────────
+
+
+def _describe_pages(runtime: ProjectRuntime) -> list[dict[str, Any]]:
+    return [{"id": lay.id, "name": lay.name, "kind": lay.kind.value,
+             "active": lay.id == runtime.active.id,
+             "cells": sum(1 for _ in iter_leaves(lay.tree.root))}
+            for lay in runtime.layouts.layouts]
+
+
+@command("layout_list")
+def layout_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    return _describe_pages(_project(server, client, params))
+
+
+@command("layout_new")
+def layout_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    runtime = _project(server, client, params)
+    layout = _svc(server).new_page(runtime, params.get("name"))
+    return {"id": layout.id, "name": layout.name}
+
+
+@command("layout_switch")
+def layout_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    runtime = _project(server, client, params)
+    layout = _svc(server).switch_page(runtime, str(params.get("page", "next")))
+    return {"id": layout.id, "name": layout.name}
+
+
+@command("layout_rename")
+def layout_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    runtime = _project(server, client, params)
+    layout = _svc(server).rename_page(runtime, params.get("page"), str(params["name"]))
+    return {"id": layout.id, "name": layout.name}
+
+
+@command("layout_close")
+def layout_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    runtime = _project(server, client, params)
+    layout = _svc(server).close_page(runtime, params.get("page"), bool(params.get("force")))
+    return {"closed": layout.name}
+
+
+# ─── overview ──────────────────────────────────────────────────────────────────────────
+
+
+@command("ls")
+def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    windows = []
+    for window in service.workspace.windows:
+        projects = []
+        for root in window.tabs:
+            runtime = service.projects.get(root)
+            if runtime is None:
+                continue
+            pages = []
+            for layout in runtime.layouts.layouts:
+                cells = [describe_cell(service, CellRef(runtime, layout.id, leaf))
+                         for leaf in iter_leaves(layout.tree.root)]
+                pages.append({"name": layout.name, "kind": layout.kind.value,
+                              "active": layout.id == runtime.active.id, "cells": cells})
+            projects.append({"name": runtime.name, "root": runtime.root,
+                             "active": root == window.active, "pages": pages,
+                             "problems": list(runtime.problems)})
+        attached = sum(1 for c in server.clients.values()
+                       if c.attached and c.window_id == window.id)
+        windows.append({"name": window.name, "id": window.id, "clients": attached,
+                        "projects": projects})
+    return {"windows": windows, "problems": list(service.problems),
+            "sessions": len(service.sessions)}

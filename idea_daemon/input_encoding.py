@@ -1,0 +1,28 @@
+"""Turn client input messages into the bytes a cell's program reads.
+
+Encoding happens in the daemon, with the modes the program set at that moment (application
+cursor keys, bracketed paste, mouse reporting), so a client never encodes with stale modes.
+"""
+
+from __future__ import annotations
+
+from adapters.ipc.messages import KeyInput, MouseInput, PasteInput, RawInput
+from core.keys import encode_key, wrap_paste
+from core.mouse import MouseEvent, MouseKind, encode_mouse
+from core.terminal import TerminalModes
+
+
+def encode(message: KeyInput | RawInput | PasteInput | MouseInput, modes: TerminalModes) -> bytes:
+    if isinstance(message, RawInput):
+        return message.data
+    if isinstance(message, KeyInput):
+        return encode_key(message.key, modes, message.character) or b""
+    if isinstance(message, PasteInput):
+        return wrap_paste(message.text, modes)
+    try:
+        kind = MouseKind(message.kind)
+    except ValueError:
+        return b""
+    event = MouseEvent(kind=kind, button=message.button, x=message.x, y=message.y,
+                       shift=message.shift, alt=message.alt, ctrl=message.ctrl)
+    return encode_mouse(event, modes) or b""

@@ -1,0 +1,112 @@
+"""The daemon process: single instance lock, daemonizing, logging, signals, the loop.
+
+Started by the client (`python -m idea_daemon`) when no daemon answers. It forks twice so
+it belongs to no terminal, takes an exclusive lock (a second daemon started by a racing
+client exits at once), removes a stale socket left by a killed daemon, and serves until
+`idea kill-server` or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import logging
+import logging.handlers
+import os
+import signal
+import sys
+from typing import IO
+
+from adapters.locations import Locations, RuntimeDirError, ensure_dirs, locate
+
+log = logging.getLogger("idea_daemon")
+
+
+def _daemonize(log_path: str) -> None:
+    if os.fork() > 0:
+        os._exit(0)
+    os.setsid()
+    if os.fork() > 0:
+        os._exit(0)
+    os.chdir("/")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    # Anything written to stderr (a crash in a C extension, say) lands in the log.
+    os.dup2(log_fd, 2)
+    os.close(devnull)
+    os.close(log_fd)
+
+
+def _lock(locations: Locations) -> IO[str] | None:
+    handle = open(locations.lock_file, "a+")  # noqa: SIM115 - held for the daemon's life
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return None
+    return handle
+
+
+def _setup_logging(locations: Locations) -> None:
+    handler = logging.handlers.RotatingFileHandler(
+        locations.log_file, maxBytes=2_000_000, backupCount=2
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.DEBUG if os.environ.get("IDEA_DEBUG") else logging.INFO)
+
+
+async def _serve(locations: Locations) -> None:
+    from idea_daemon.bootstrap import build
+
+    server = build(locations)
+    assert server.service is not None
+    loop = asyncio.get_running_loop()
+    server.service.restore(loop)
+    await server.start()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, server.request_stop, "the daemon received a signal")
+    loop.add_signal_handler(signal.SIGHUP, lambda: None)
+    await server.stopped.wait()
+    server.service.shutdown()
+    log.info("daemon stopped")
+
+
+def run(foreground: bool) -> int:
+    locations = locate()
+    try:
+        ensure_dirs(locations)
+    except (RuntimeDirError, OSError) as exc:
+        print(f"idea daemon: {exc}", file=sys.stderr)
+        return 1
+    if not foreground:
+        _daemonize(str(locations.log_file))
+    lock = _lock(locations)
+    if lock is None:
+        # Another daemon holds the lock: it serves the socket, nothing to do here.
+        return 0
+    _setup_logging(locations)
+    locations.pid_file.write_text(f"{os.getpid()}\n")
+    log.info("daemon %s starting (socket %s)", os.getpid(), locations.socket)
+    try:
+        asyncio.run(_serve(locations))
+    except Exception:
+        log.exception("daemon crashed")
+        return 1
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            locations.pid_file.unlink()
+        lock.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="idea-daemon", description="The idea daemon.")
+    parser.add_argument("--foreground", action="store_true", help="do not detach")
+    args = parser.parse_args(argv)
+    return run(args.foreground)

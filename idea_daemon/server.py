@@ -1,0 +1,401 @@
+"""The daemon's socket server: handshakes, client connections and frame flushing.
+
+Output from PTYs is not sent as it arrives: sessions mark rows dirty and a flush, at most
+one per frame interval, sends each attached client the rows that changed since what that
+client last received (so a fast-scrolling cell costs one frame per interval, not one
+message per read). A client whose socket buffer grows too large gets no frames until it
+drains, then one full repaint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from adapters.ipc import framing
+from adapters.ipc.messages import (
+    PROTOCOL_VERSION,
+    CellFrame,
+    ClientSize,
+    Detached,
+    ErrorInfo,
+    Hello,
+    KeyInput,
+    MouseInput,
+    Notice,
+    PasteInput,
+    RawInput,
+    Refused,
+    Request,
+    Response,
+    Welcome,
+)
+from core.errors import IdeaError
+from idea_daemon.scene import build_scene, visible_sessions
+from idea_daemon.session import TerminalSession
+
+log = logging.getLogger(__name__)
+
+FRAME_INTERVAL = 0.012
+LAGGING_BYTES = 1 << 20
+
+
+@dataclass(eq=False)
+class ClientConnection:
+    id: int
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    kind: str = "control"
+    window_id: str | None = None
+    width: int = 80
+    height: int = 24
+    env: dict[str, str] = field(default_factory=dict)
+    cell: str | None = None
+    last_active: float = 0.0
+    # What this client was last sent, per (cell, session): a swap or a restart puts
+    # another session in a cell, which must then be sent whole.
+    sent_rows: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    sent_cursor: dict[tuple[str, str], tuple[int, int, bool, int]] = field(default_factory=dict)
+    lagging: bool = False
+    closed: bool = False
+
+    @property
+    def attached(self) -> bool:
+        return self.kind == "tui" and not self.closed
+
+    def send(self, message: Any) -> None:
+        if self.closed:
+            return
+        try:
+            self.writer.write(framing.encode(message))
+        except (ConnectionError, RuntimeError):
+            self.closed = True
+
+    def buffered(self) -> int:
+        transport = self.writer.transport
+        return transport.get_write_buffer_size() if transport is not None else 0
+
+    def forget_frames(self) -> None:
+        """Make the next flush send every visible row again (a full repaint)."""
+        self.sent_rows.clear()
+        self.sent_cursor.clear()
+
+
+Handler = Callable[["DaemonServer", ClientConnection, dict[str, Any]], Any]
+
+
+class DaemonServer:
+    """Serves clients on the Unix socket; the composition root wires it to the service."""
+
+    def __init__(self, version: str, socket_path: str) -> None:
+        from idea_daemon.service import WorkspaceService
+
+        self.version = version
+        self.socket_path = socket_path
+        self.service: WorkspaceService | None = None
+        self.clients: dict[int, ClientConnection] = {}
+        self.handlers: dict[str, Handler] = {}
+        self._next_id = 1
+        self._dirty_sessions: set[str] = set()
+        self._dirty_scenes: set[str | None] = set()
+        self._notices: list[tuple[str | None, str, str]] = []
+        self._flush_handle: asyncio.Handle | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopped = asyncio.Event()
+        self._stop_task: asyncio.Task[None] | None = None
+
+    # ─── Listener (called by the service) ────────────────────────────────────────────
+
+    def scene_changed(self, window_id: str | None) -> None:
+        self._dirty_scenes.add(window_id)
+        self._schedule(0.0)
+
+    def output(self, session: TerminalSession) -> None:
+        self._dirty_sessions.add(session.id)
+        self._schedule(FRAME_INTERVAL)
+
+    def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
+        self._notices.append((window_id, text, level))
+        self._schedule(0.0)
+
+    # ─── lifecycle ───────────────────────────────────────────────────────────────────
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.socket_path)
+        old_umask = os.umask(0o177)
+        try:
+            self._server = await asyncio.start_unix_server(self._serve, path=self.socket_path)
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.socket_path, 0o600)
+        log.info("listening on %s", self.socket_path)
+
+    def request_stop(self, reason: str) -> None:
+        """Stop serving soon (from a signal handler or a command)."""
+        if self._loop is not None:
+            self._stop_task = self._loop.create_task(self.stop(reason))
+
+    async def stop(self, reason: str = "the server was stopped") -> None:
+        for client in list(self.clients.values()):
+            if client.attached:
+                client.send(Detached(reason=reason))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.writer.drain(), 1.0)
+            client.writer.close()
+        if self._server is not None:
+            self._server.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.socket_path)
+        self.stopped.set()
+
+    # ─── connections ─────────────────────────────────────────────────────────────────
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        client = ClientConnection(self._next_id, reader, writer)
+        self._next_id += 1
+        try:
+            if not await self._handshake(client):
+                return
+            self.clients[client.id] = client
+            if client.attached:
+                self._attach(client)
+            await self._read_loop(client)
+        except framing.FrameError as exc:
+            log.warning("client %s: %s", client.id, exc)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            client.closed = True
+            self.clients.pop(client.id, None)
+            writer.close()
+            if client.kind == "tui":
+                log.info("client %s detached", client.id)
+                self._on_client_gone(client)
+
+    async def _handshake(self, client: ClientConnection) -> bool:
+        body = await framing.read_frame(client.reader)
+        if body is None:
+            return False
+        hello = framing.peek_handshake(body)
+        if hello.get("t") != "hello":
+            raise framing.FrameError("the first message must be a hello")
+        protocol = hello.get("protocol")
+        if protocol != PROTOCOL_VERSION:
+            client.writer.write(framing.encode(Refused(
+                protocol=PROTOCOL_VERSION, daemon_version=self.version,
+                reason=f"protocol {protocol} is not the daemon's protocol {PROTOCOL_VERSION}",
+            )))
+            await client.writer.drain()
+            return False
+        message = framing.decode_client(body)
+        assert isinstance(message, Hello)
+        client.kind = message.kind
+        client.width, client.height = message.width, message.height
+        client.env = dict(message.env)
+        client.cell = message.cell
+        client.last_active = time.monotonic()
+        client.send(Welcome(protocol=PROTOCOL_VERSION, daemon_version=self.version,
+                            daemon_pid=os.getpid(), client_id=client.id))
+        if client.kind == "tui":
+            try:
+                client.window_id = self._choose_window(message.window)
+            except IdeaError as exc:
+                client.send(Detached(reason=exc.message))
+                await client.writer.drain()
+                return False
+        return True
+
+    def _choose_window(self, name: str | None) -> str:
+        service = self._service()
+        if name:
+            return service.window_by_name(name).id
+        return service.default_window().id
+
+    def _attach(self, client: ClientConnection) -> None:
+        service = self._service()
+        service.set_client_env(client.env)
+        assert client.window_id is not None
+        self._claim_size(client)
+        for problem in service.problems:
+            client.send(Notice(text=problem, level="error"))
+        self._dirty_scenes.add(client.window_id)
+        self._schedule(0.0)
+
+    def _claim_size(self, client: ClientConnection) -> None:
+        """The most recently active client's size wins (tmux `window-size latest`)."""
+        if client.window_id is not None:
+            self._service().set_window_size(client.window_id, client.width, client.height)
+
+    def _on_client_gone(self, client: ClientConnection) -> None:
+        # Another client of the same window takes over the size.
+        others = [c for c in self.clients.values()
+                  if c.attached and c.window_id == client.window_id]
+        if others:
+            self._claim_size(max(others, key=lambda c: c.last_active))
+
+    async def _read_loop(self, client: ClientConnection) -> None:
+        while True:
+            body = await framing.read_frame(client.reader)
+            if body is None:
+                return
+            message = framing.decode_client(body)
+            if isinstance(message, Request):
+                await self._dispatch(client, message)
+            elif isinstance(message, ClientSize):
+                client.width, client.height = message.width, message.height
+                client.last_active = time.monotonic()
+                self._claim_size(client)
+            else:
+                self._input(client, message)
+            if client.closed:
+                return
+
+    def _input(self, client: ClientConnection,
+               message: KeyInput | RawInput | PasteInput | MouseInput | Hello) -> None:
+        from idea_daemon import input_encoding
+
+        service = self._service()
+        if isinstance(message, Hello):
+            raise framing.FrameError("hello sent twice")
+        previous = client.last_active
+        client.last_active = time.monotonic()
+        if client.attached and self._is_latest(client, previous):
+            self._claim_size(client)
+        session = self._session_for_cell(message.cell)
+        if session is None:
+            return
+        data = input_encoding.encode(message, session.emulator.modes)
+        if data and not session.write(data):
+            self.notify(client.window_id, "input refused: the program is not reading", "error")
+        del service
+
+    def _is_latest(self, client: ClientConnection, previous: float) -> bool:
+        return any(c.last_active > previous for c in self.clients.values()
+                   if c is not client and c.attached and c.window_id == client.window_id)
+
+    def _session_for_cell(self, cell_id: str) -> TerminalSession | None:
+        service = self._service()
+        try:
+            ref = service.find_cell(cell_id)
+        except IdeaError:
+            return None
+        return service.session_of(ref)
+
+    async def _dispatch(self, client: ClientConnection, request: Request) -> None:
+        handler = self.handlers.get(request.method)
+        if handler is None:
+            client.send(Response(id=request.id, error=ErrorInfo(
+                code="unknown_command", message=f"unknown command: {request.method}")))
+            return
+        try:
+            result = handler(self, client, request.params)
+            if asyncio.iscoroutine(result):
+                result = await result
+        except IdeaError as exc:
+            code = getattr(exc, "code", type(exc).__name__)
+            client.send(Response(id=request.id, error=ErrorInfo(code=code, message=exc.message)))
+        except (TypeError, ValueError, KeyError) as exc:
+            client.send(Response(id=request.id, error=ErrorInfo(
+                code="bad_request", message=f"{request.method}: {exc}")))
+        except Exception as exc:
+            log.exception("command %s failed", request.method)
+            client.send(Response(id=request.id, error=ErrorInfo(
+                code="internal", message=f"{request.method} failed: {exc} (see the daemon log)")))
+        else:
+            client.send(Response(id=request.id, result=result))
+        with contextlib.suppress(ConnectionError):
+            await client.writer.drain()
+
+    def _service(self) -> Any:
+        assert self.service is not None
+        return self.service
+
+    # ─── flushing ────────────────────────────────────────────────────────────────────
+
+    def _schedule(self, delay: float) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        if self._flush_handle is not None:
+            if delay > 0:
+                return
+            self._flush_handle.cancel()
+        if delay > 0:
+            self._flush_handle = loop.call_later(delay, self._flush)
+        else:
+            self._flush_handle = loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_handle = None
+        service = self._service()
+        scenes, self._dirty_scenes = self._dirty_scenes, set()
+        dirty, self._dirty_sessions = self._dirty_sessions, set()
+        notices, self._notices = self._notices, []
+        retry = False
+        for client in list(self.clients.values()):
+            if not client.attached:
+                continue
+            if client.buffered() > LAGGING_BYTES:
+                # A slow client: skip frames now, repaint it whole once it drained.
+                client.lagging = True
+                retry = True
+                continue
+            if client.lagging:
+                client.lagging = False
+                client.forget_frames()
+                scenes.add(client.window_id)
+            self._ensure_window(client)
+            if None in scenes or client.window_id in scenes:
+                client.send(build_scene(service, client.window_id))
+            for window_id, text, level in notices:
+                if window_id is None or window_id == client.window_id:
+                    client.send(Notice(text=text, level=level))
+            for cell_id, session in visible_sessions(service, client.window_id):
+                if session.emulator.synchronized:
+                    retry = True  # a frame in progress: show it once complete
+                    continue
+                if session.id in dirty or (cell_id, session.id) not in client.sent_rows:
+                    self._send_frame(client, cell_id, session)
+        if retry:
+            self._dirty_sessions |= dirty
+            self._schedule(0.05)
+
+    def _ensure_window(self, client: ClientConnection) -> None:
+        """A client whose window closed moves to another window."""
+        service = self._service()
+        ids = {w.id for w in service.workspace.windows}
+        if client.window_id not in ids:
+            client.window_id = service.default_window().id
+            client.forget_frames()
+            self._claim_size(client)
+
+    def _send_frame(self, client: ClientConnection, cell_id: str,
+                    session: TerminalSession) -> None:
+        key = (cell_id, session.id)
+        emulator = session.emulator
+        generations = session.generations
+        sent = client.sent_rows.get(key)
+        full = sent is None or len(sent) != len(generations)
+        if full:
+            rows = list(range(len(generations)))
+        else:
+            assert sent is not None
+            rows = [y for y, gen in enumerate(generations) if sent[y] != gen]
+        cursor = emulator.cursor()
+        wire_cursor = (cursor.x, cursor.y, cursor.visible, int(cursor.shape))
+        if not rows and client.sent_cursor.get(key) == wire_cursor:
+            return
+        lines = [(y, emulator.render_row(y)) for y in rows]
+        client.send(CellFrame(cell=cell_id, cols=emulator.cols, rows=emulator.rows,
+                              lines=lines, cursor=wire_cursor, full=full))
+        client.sent_rows[key] = list(generations)
+        client.sent_cursor[key] = wire_cursor

@@ -1,0 +1,281 @@
+"""A terminal session: one program on a PTY, its emulated screen and its scrollback.
+
+The daemon's loop reads the PTY when it is readable, feeds the emulator, answers the
+terminal queries the program sent (cursor position, device attributes) and bumps a
+generation number on every changed row. Clients compare those numbers with what they were
+sent, so a frame carries only the rows that changed since that client's last frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from adapters.pty import PtyProcess, PtySpawnError
+from core.terminal import Cursor, TerminalEmulator, TerminalEvent, TerminalEventKind
+
+log = logging.getLogger(__name__)
+
+READ_CHUNK = 16 * 1024
+# Bytes parsed per readable event before yielding to the loop, so that a flooding cell
+# cannot starve the others; the rest is read on the next turn.
+READ_BUDGET = 64 * 1024
+# Beyond this many unsent input bytes (a huge paste into a stuck program) input is refused.
+MAX_PENDING_INPUT = 16 * 1024 * 1024
+
+EmulatorFactory = Callable[[int, int], TerminalEmulator]
+
+
+@dataclass(slots=True)
+class SpawnSpec:
+    argv: Sequence[str]
+    cwd: str
+    env: Mapping[str, str]
+
+
+@dataclass(slots=True)
+class _Waiter:
+    pattern: re.Pattern[str]
+    future: asyncio.Future[str]
+
+
+@dataclass(eq=False)
+class TerminalSession:
+    """One cell's live program. Create with `start`; `close` ends it."""
+
+    id: str
+    emulator: TerminalEmulator
+    on_change: Callable[[TerminalSession], None]
+    on_exit: Callable[[TerminalSession], None]
+    on_event: Callable[[TerminalSession, TerminalEvent], None]
+    pty: PtyProcess | None = None
+    spec: SpawnSpec | None = None
+    exit_code: int | None = None
+    error: str | None = None
+    generations: list[int] = field(default_factory=list)
+    counter: int = 0
+    title: str = ""
+    _pending: bytearray = field(default_factory=bytearray)
+    _writer_armed: bool = False
+    _reader_armed: bool = False
+    _waiters: list[_Waiter] = field(default_factory=list)
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    def __post_init__(self) -> None:
+        self.generations = [0] * self.emulator.rows
+
+    # --- lifecycle ------------------------------------------------------------------
+
+    def start(self, spec: SpawnSpec, loop: asyncio.AbstractEventLoop) -> None:
+        """Spawn the program; a failure is kept in `error` and shown in the cell."""
+        self._loop = loop
+        self.spec = spec
+        self.exit_code = None
+        self.error = None
+        try:
+            self.pty = PtyProcess.spawn(
+                spec.argv, cwd=spec.cwd, env=spec.env,
+                cols=self.emulator.cols, rows=self.emulator.rows,
+            )
+        except PtySpawnError as exc:
+            log.warning("session %s: %s", self.id, exc)
+            self.error = str(exc)
+            self.pty = None
+            self.on_exit(self)
+            return
+        loop.add_reader(self.pty.fd, self._on_readable)
+        self._reader_armed = True
+
+    @property
+    def running(self) -> bool:
+        return self.pty is not None and self.exit_code is None and self.error is None
+
+    def close(self, *, kill: bool = True) -> None:
+        """Stop reading, end the program (SIGHUP, then SIGKILL if it lingers)."""
+        pty = self.pty
+        if pty is None:
+            return
+        self._disarm()
+        if kill and pty.poll() is None:
+            pty.terminate()
+            if self._loop is not None:
+                self._loop.call_later(2.0, self._reap_hard, pty)
+            else:
+                pty.kill()
+        else:
+            pty.close()
+        self.pty = None
+        for waiter in self._waiters:
+            if not waiter.future.done():
+                waiter.future.set_exception(ConnectionError("the cell was closed"))
+        self._waiters.clear()
+
+    @staticmethod
+    def _reap_hard(pty: PtyProcess) -> None:
+        if pty.poll() is None:
+            pty.kill()
+        pty.close()
+
+    def _disarm(self) -> None:
+        if self.pty is not None and self._loop is not None:
+            if self._reader_armed:
+                self._loop.remove_reader(self.pty.fd)
+            if self._writer_armed:
+                self._loop.remove_writer(self.pty.fd)
+        self._reader_armed = self._writer_armed = False
+
+    # --- output -----------------------------------------------------------------------
+
+    def _on_readable(self) -> None:
+        pty = self.pty
+        if pty is None:
+            return
+        parsed = 0
+        while parsed < READ_BUDGET:
+            data = pty.read(READ_CHUNK)
+            if data is None:
+                break
+            if data == b"":
+                self._on_eof()
+                break
+            parsed += len(data)
+            self.emulator.feed(data)
+        if parsed:
+            self._after_feed()
+
+    def _after_feed(self) -> None:
+        emulator = self.emulator
+        replies = emulator.take_replies()
+        if replies:
+            self.write(replies)
+        dirty = emulator.take_dirty()
+        if dirty:
+            self.counter += 1
+            gens = self.generations
+            for row in dirty:
+                if 0 <= row < len(gens):
+                    gens[row] = self.counter
+        for event in emulator.take_events():
+            if event.kind is TerminalEventKind.TITLE:
+                self.title = event.text
+            self.on_event(self, event)
+        if self._waiters:
+            self._check_waiters()
+        self.on_change(self)
+
+    def _on_eof(self) -> None:
+        pty = self.pty
+        if pty is None:
+            return
+        self._disarm()
+        self._collect_exit(pty, attempts=0)
+
+    def _collect_exit(self, pty: PtyProcess, attempts: int) -> None:
+        # The PTY reports EOF slightly before the child is reapable; poll briefly.
+        code = pty.poll()
+        if code is None and attempts < 100 and self._loop is not None:
+            self._loop.call_later(0.02, self._collect_exit, pty, attempts + 1)
+            return
+        if code is None:
+            pty.kill()
+            code = -signal.SIGKILL
+        pty.close()
+        self.exit_code = code
+        log.info("session %s exited with %s", self.id, code)
+        self.on_exit(self)
+
+    # --- input ------------------------------------------------------------------------
+
+    def write(self, data: bytes) -> bool:
+        """Queue bytes for the program; False if they were refused (backlog too large)."""
+        pty = self.pty
+        if pty is None or not data:
+            return pty is not None
+        if len(self._pending) + len(data) > MAX_PENDING_INPUT:
+            return False
+        if self._pending:
+            self._pending += data
+            return True
+        written = pty.write(data)
+        if written < len(data):
+            self._pending += data[written:]
+            self._arm_writer()
+        return True
+
+    def _arm_writer(self) -> None:
+        if not self._writer_armed and self.pty is not None and self._loop is not None:
+            self._loop.add_writer(self.pty.fd, self._on_writable)
+            self._writer_armed = True
+
+    def _on_writable(self) -> None:
+        pty = self.pty
+        if pty is None:
+            return
+        written = pty.write(bytes(self._pending[:65536]))
+        del self._pending[:written]
+        if not self._pending and self._loop is not None:
+            self._loop.remove_writer(pty.fd)
+            self._writer_armed = False
+
+    # --- geometry and queries ---------------------------------------------------------
+
+    def resize(self, cols: int, rows: int) -> None:
+        cols, rows = max(1, cols), max(1, rows)
+        if (cols, rows) == (self.emulator.cols, self.emulator.rows):
+            return
+        self.emulator.resize(cols, rows)
+        self.emulator.take_dirty()
+        self.counter += 1
+        self.generations = [self.counter] * rows
+        if self.pty is not None:
+            self.pty.resize(cols, rows)
+        self.on_change(self)
+
+    def cursor(self) -> Cursor:
+        return self.emulator.cursor()
+
+    def screen_text(self, history: int = 0) -> list[str]:
+        """The screen as text lines, with `history` scrollback lines above it."""
+        from core.capture import row_text
+
+        emulator = self.emulator
+        lines: list[str] = []
+        if history > 0:
+            size = emulator.history_size()
+            start = max(0, size - history)
+            lines.extend(row_text(row) for row in emulator.render_history(start, size - start))
+        lines.extend(row_text(emulator.render_row(y)) for y in range(emulator.rows))
+        return lines
+
+    def wait_for(self, pattern: re.Pattern[str]) -> asyncio.Future[str]:
+        """A future resolved with the screen text once `pattern` matches it."""
+        assert self._loop is not None
+        future: asyncio.Future[str] = self._loop.create_future()
+        text = "\n".join(self.screen_text())
+        if pattern.search(text):
+            future.set_result(text)
+        else:
+            self._waiters.append(_Waiter(pattern, future))
+        return future
+
+    def _check_waiters(self) -> None:
+        text = "\n".join(self.screen_text())
+        remaining = []
+        for waiter in self._waiters:
+            if waiter.future.done():
+                continue
+            if waiter.pattern.search(text):
+                waiter.future.set_result(text)
+            else:
+                remaining.append(waiter)
+        self._waiters = remaining
+
+    def busy_command(self) -> str | None:
+        """The program a user would lose by closing this cell, if any."""
+        if self.pty is None or not self.running:
+            return None
+        return self.pty.foreground_command()

@@ -1,0 +1,211 @@
+"""Finding, starting and talking to the daemon from a client process (no Textual here).
+
+`ControlClient` is a blocking one-request-at-a-time connection used by the command-line
+subcommands; the attached TUI uses the asyncio gateway (`idea_tui.gateway`) but starts the
+daemon through `ensure_daemon` here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from adapters.ipc import framing
+from adapters.ipc.messages import PROTOCOL_VERSION, Hello, Refused, Request, Response, Welcome
+from adapters.locations import Locations
+from core.version import VERSION
+
+START_TIMEOUT = 10.0
+
+
+class DaemonError(Exception):
+    """A problem reaching the daemon, worded for the user."""
+
+
+class NoDaemon(DaemonError):
+    pass
+
+
+class VersionMismatch(DaemonError):
+    def __init__(self, daemon_version: str, daemon_protocol: int) -> None:
+        self.daemon_version = daemon_version
+        self.daemon_protocol = daemon_protocol
+        super().__init__(
+            f"the running idea daemon is version {daemon_version} (protocol {daemon_protocol}) "
+            f"but this idea is {VERSION} (protocol {PROTOCOL_VERSION}).\n"
+            f"Either run the idea {daemon_version} that matches it, or restart the daemon with "
+            "`idea kill-server` (this ends the programs running in it) and run idea again."
+        )
+
+
+class CommandFailed(DaemonError):
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+def client_env() -> dict[str, str]:
+    """The variables of this terminal that the daemon refreshes for new cells (D22)."""
+    from adapters.pty.environment import REFRESHED_FROM_CLIENT
+
+    return {name: os.environ[name] for name in REFRESHED_FROM_CLIENT if name in os.environ}
+
+
+def _connect_socket(locations: Locations) -> socket.socket:
+    path = str(locations.socket)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except OSError as exc:
+        sock.close()
+        if exc.errno in (errno.ENOENT, errno.ECONNREFUSED, errno.ENOTSOCK):
+            raise NoDaemon(f"no idea daemon is running (socket {path})") from exc
+        raise DaemonError(f"cannot reach the idea daemon at {path}: {exc.strerror}") from exc
+    return sock
+
+
+def start_daemon(locations: Locations) -> None:
+    """Start a daemon in the background and wait until it accepts connections."""
+    log_path = locations.log_file
+    process = subprocess.Popen(
+        [sys.executable, "-m", "idea_daemon"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env=os.environ.copy(),
+    )
+    # The launcher forks the real daemon and returns at once.
+    _, stderr = process.communicate(timeout=START_TIMEOUT)
+    if process.returncode != 0:
+        detail = stderr.decode(errors="replace").strip()
+        raise DaemonError(f"the idea daemon did not start: {detail or 'see ' + str(log_path)}")
+    started = time.monotonic()
+    delay = 0.005
+    while time.monotonic() < started + START_TIMEOUT:
+        try:
+            _connect_socket(locations).close()
+            return
+        except NoDaemon:
+            # A daemon that died while starting releases its lock: stop waiting then.
+            if time.monotonic() > started + 1.0 and not _daemon_alive(locations):
+                break
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+    tail = ""
+    with contextlib.suppress(OSError):
+        tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-5:])
+    raise DaemonError(f"the idea daemon did not start. Its log ({log_path}) ends with:\n{tail}")
+
+
+def _daemon_alive(locations: Locations) -> bool:
+    """Whether a daemon holds the instance lock."""
+    try:
+        handle = open(locations.lock_file, "a+")  # noqa: SIM115
+    except OSError:
+        return False
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+
+def ensure_daemon(locations: Locations) -> None:
+    try:
+        _connect_socket(locations).close()
+    except NoDaemon:
+        start_daemon(locations)
+
+
+def daemon_pid(locations: Locations) -> int | None:
+    try:
+        return int(locations.pid_file.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def terminate_daemon(locations: Locations, timeout: float = 5.0) -> bool:
+    """Stop a daemon by signal (works whatever its protocol version)."""
+    pid = daemon_pid(locations)
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.02)
+    os.kill(pid, signal.SIGKILL)
+    return True
+
+
+class ControlClient:
+    """A blocking connection for one-shot commands."""
+
+    def __init__(self, sock: socket.socket, welcome: Welcome) -> None:
+        self._sock = sock
+        self.welcome = welcome
+        self._ids = itertools.count(1)
+
+    @classmethod
+    def connect(cls, locations: Locations, *, start: bool = False,
+                kind: str = "control") -> ControlClient:
+        if start:
+            ensure_daemon(locations)
+        sock = _connect_socket(locations)
+        hello = Hello(protocol=PROTOCOL_VERSION, client_version=VERSION, kind=kind,
+                      env=client_env(), cell=os.environ.get("IDEA_CELL"))
+        sock.sendall(framing.encode(hello))
+        body = framing.recv_frame(sock)
+        if body is None:
+            raise DaemonError("the idea daemon closed the connection during the handshake")
+        reply = framing.peek_handshake(body)
+        if reply.get("t") == "refused":
+            refused = Refused(protocol=int(reply.get("protocol", 0)),
+                              daemon_version=str(reply.get("daemon_version", "?")),
+                              reason=str(reply.get("reason", "")))
+            raise VersionMismatch(refused.daemon_version, refused.protocol)
+        welcome = framing.decode_daemon(body)
+        if not isinstance(welcome, Welcome):
+            raise DaemonError("unexpected answer from the idea daemon")
+        return cls(sock, welcome)
+
+    def call(self, method: str, **params: Any) -> Any:
+        request_id = next(self._ids)
+        clean = {key: value for key, value in params.items() if value is not None}
+        self._sock.sendall(framing.encode(Request(id=request_id, method=method, params=clean)))
+        while True:
+            body = framing.recv_frame(self._sock)
+            if body is None:
+                raise DaemonError("the idea daemon closed the connection")
+            message = framing.decode_daemon(body)
+            if isinstance(message, Response) and message.id == request_id:
+                if message.error is not None:
+                    raise CommandFailed(message.error.code, message.error.message)
+                return message.result
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def __enter__(self) -> ControlClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
