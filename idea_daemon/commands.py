@@ -384,3 +384,17 @@ def clients(server: DaemonServer, client: ClientConnection, params: dict[str, An
         found.append({"id": other.id, "window": window.name if window else None,
                       "width": other.width, "height": other.height})
     return found
+
+
+@command("attach_window")
+def attach_window(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    """Show another window in the calling client (the tree's "go there")."""
+    if not client.attached:
+        raise CommandError("only an attached client shows a window")
+    window = _svc(server).window_by_name(str(params["window"]))
+    if window.id != client.window_id:
+        client.window_id = window.id
+        client.forget_frames()
+        server.claim_size(client)
+        server.scene_changed(window.id)
+    return {"window": window.name}

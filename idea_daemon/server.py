@@ -224,13 +224,13 @@ class DaemonServer:
         service = self._service()
         service.set_client_env(client.env)
         assert client.window_id is not None
-        self._claim_size(client)
+        self.claim_size(client)
         for problem in service.problems:
             client.send(Notice(text=problem, level="error"))
         self._dirty_scenes.add(client.window_id)
         self._schedule(0.0)
 
-    def _claim_size(self, client: ClientConnection) -> None:
+    def claim_size(self, client: ClientConnection) -> None:
         """The most recently active client's size wins (tmux `window-size latest`)."""
         if client.window_id is not None:
             self._service().set_window_size(client.window_id, client.width, client.height)
@@ -240,7 +240,7 @@ class DaemonServer:
         others = [c for c in self.clients.values()
                   if c.attached and c.window_id == client.window_id]
         if others:
-            self._claim_size(max(others, key=lambda c: c.last_active))
+            self.claim_size(max(others, key=lambda c: c.last_active))
 
     async def _read_loop(self, client: ClientConnection) -> None:
         while True:
@@ -253,7 +253,7 @@ class DaemonServer:
             elif isinstance(message, ClientSize):
                 client.width, client.height = message.width, message.height
                 client.last_active = time.monotonic()
-                self._claim_size(client)
+                self.claim_size(client)
             else:
                 self._input(client, message)
             if client.closed:
@@ -269,7 +269,7 @@ class DaemonServer:
         previous = client.last_active
         client.last_active = time.monotonic()
         if client.attached and self._is_latest(client, previous):
-            self._claim_size(client)
+            self.claim_size(client)
         session = self._session_for_cell(message.cell)
         if session is None:
             return
@@ -376,7 +376,7 @@ class DaemonServer:
         if client.window_id not in ids:
             client.window_id = service.default_window().id
             client.forget_frames()
-            self._claim_size(client)
+            self.claim_size(client)
 
     def _send_frame(self, client: ClientConnection, cell_id: str,
                     session: TerminalSession) -> None:
@@ -395,7 +395,9 @@ class DaemonServer:
         if not rows and client.sent_cursor.get(key) == wire_cursor:
             return
         lines = [(y, emulator.render_row(y)) for y in rows]
+        modes = emulator.modes
         client.send(CellFrame(cell=cell_id, cols=emulator.cols, rows=emulator.rows,
-                              lines=lines, cursor=wire_cursor, full=full))
+                              lines=lines, cursor=wire_cursor, full=full,
+                              mouse=modes.mouse != 0, alt_screen=modes.alt_screen))
         client.sent_rows[key] = list(generations)
         client.sent_cursor[key] = wire_cursor

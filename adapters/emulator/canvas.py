@@ -20,22 +20,10 @@ from typing import Any
 import pyte
 from pyte import modes as mo
 
-from adapters.emulator.grid import (
-    MAX_CELL_CHARS,
-    NARROW,
-    HistoryLine,
-    Line,
-    char_width,
-    compact_line,
-)
-from adapters.emulator.styles import DEFAULT_STYLE, Style, intern_style
+from adapters.emulator.grid import DEFAULT_KEY, MAX_CELL_CHARS, NARROW, Line, char_width
+from adapters.emulator.rows import HistoryLine, compact_line
 
 ZWJ = "\u200d"
-
-
-def blank_style_for(style: Style) -> Style:
-    """Erased cells take the current background only (xterm's BCE, as tmux does)."""
-    return intern_style((-1, style[1], 0))
 
 
 class CanvasScreen(pyte.Screen):
@@ -43,14 +31,17 @@ class CanvasScreen(pyte.Screen):
 
     def __init__(self, columns: int, lines: int, history: int) -> None:
         self.grid: list[Line] = []
-        self.style: Style = DEFAULT_STYLE
-        self.blank: Style = DEFAULT_STYLE
+        # Style ids of the current SGR state and of erased cells (current background only:
+        # xterm's BCE, as tmux does); `IdeaScreen.sgr` keeps them in step.
+        self.key = DEFAULT_KEY
+        self.blank = DEFAULT_KEY
         self.history: deque[HistoryLine] = deque(maxlen=max(history, 0))
         self.all_dirty = True
         self.autowrap = True
         self.insert_mode = False
         self.alt_active = False
         self.charset_map: dict[int, str] | None = None
+        self.plain = True  # no insert mode and no DEC graphics: `draw` may take its fast path
         self.last_char = " "
         self.scroll_on_clear = True
         self.stops: list[int] = []
@@ -60,6 +51,23 @@ class CanvasScreen(pyte.Screen):
 
     def draw(self, data: str) -> None:
         """Write printable text at the cursor (the stream never passes control characters)."""
+        cursor = self.cursor
+        x = cursor.x
+        end = x + len(data)
+        if end <= self.columns and self.plain and data.isascii():
+            # Fast path, most calls: ASCII that fits on the current line.
+            line = self.grid[cursor.y]
+            chars = line.chars
+            if chars[x] == "":
+                chars[x - 1] = " "
+            if end < self.columns and chars[end] == "":
+                chars[end] = " "
+            chars[x:end] = data
+            line.styles[2 * x : 2 * end] = self.key * len(data)
+            self.dirty.add(cursor.y)
+            cursor.x = end
+            self.last_char = data[-1]
+            return
         if self.charset_map is not None:
             data = data.translate(self.charset_map)
         if data.isascii() or NARROW.issuperset(data):
@@ -73,7 +81,7 @@ class CanvasScreen(pyte.Screen):
         cursor = self.cursor
         x = cursor.x
         y = cursor.y
-        style = self.style
+        key = self.key
         total = len(text)
         pos = 0
         while pos < total:
@@ -83,7 +91,7 @@ class CanvasScreen(pyte.Screen):
                     line = self.grid[y]
                     line.split_guard(cols - 1)
                     line.chars[cols - 1] = text[-1]
-                    line.styles[cols - 1] = style
+                    line.styles[2 * cols - 2 :] = key
                     self.dirty.add(y)
                     break
                 cursor.y = y
@@ -103,7 +111,7 @@ class CanvasScreen(pyte.Screen):
             if end < cols and chars[end] == "":
                 chars[end] = " "
             chars[x:end] = text if count == total else text[pos : pos + count]
-            line.styles[x:end] = [style] * count
+            line.styles[2 * x : 2 * end] = key * count
             self.dirty.add(y)
             x = end
             pos += count
@@ -151,7 +159,8 @@ class CanvasScreen(pyte.Screen):
         line.split_guard(x + 2)
         line.chars[x] = char
         line.chars[x + 1] = ""
-        line.styles[x] = line.styles[x + 1] = self.style
+        line.styles[2 * x : 2 * x + 4] = self.key * 2
+        line.wide = True
         self.dirty.add(cursor.y)
         cursor.x = x + 2
 
@@ -160,12 +169,14 @@ class CanvasScreen(pyte.Screen):
         x = min(self.cursor.x, self.columns)
         if x == 0:
             return False  # nothing to the left to combine with: dropped, as xterm does
-        chars = self.grid[self.cursor.y].chars
+        line = self.grid[self.cursor.y]
+        chars = line.chars
         target = x - 1
         if chars[target] == "" and target > 0:
             target -= 1
         if len(chars[target]) < MAX_CELL_CHARS:
             chars[target] += char
+            line.wide = True
             self.dirty.add(self.cursor.y)
         return True
 
@@ -206,9 +217,11 @@ class CanvasScreen(pyte.Screen):
         del grid[top : top + count]
         cols = self.columns
         blank = self.blank
+        blank_styles = blank * cols
         for line in moved:
             line.chars = [" "] * cols
-            line.styles = [blank] * cols
+            line.styles = bytearray(blank_styles)
+            line.wide = False
         grid[bottom - count + 1 : bottom - count + 1] = moved
         if full:
             self.all_dirty = True
@@ -264,8 +277,8 @@ class CanvasScreen(pyte.Screen):
         line.split_guard(x)
         line.chars[x:x] = [" "] * count
         del line.chars[cols:]
-        line.styles[x:x] = [self.blank] * count
-        del line.styles[cols:]
+        line.styles[2 * x : 2 * x] = self.blank * count
+        del line.styles[2 * cols :]
         line.fix_tail()
 
     def _fill(self, y: int, start: int, end: int) -> None:
@@ -273,7 +286,7 @@ class CanvasScreen(pyte.Screen):
         line.split_guard(start)
         line.split_guard(end)
         line.chars[start:end] = [" "] * (end - start)
-        line.styles[start:end] = [self.blank] * (end - start)
+        line.styles[2 * start : 2 * end] = self.blank * (end - start)
         self.dirty.add(y)
 
     def insert_lines(self, count: int | None = None) -> None:
@@ -316,8 +329,8 @@ class CanvasScreen(pyte.Screen):
         line.split_guard(x + count)
         del line.chars[x : x + count]
         line.chars.extend([" "] * count)
-        del line.styles[x : x + count]
-        line.styles.extend([self.blank] * count)
+        del line.styles[2 * x : 2 * (x + count)]
+        line.styles.extend(self.blank * count)
         self.dirty.add(self.cursor.y)
 
     def erase_characters(self, count: int | None = None) -> None:
@@ -369,8 +382,8 @@ class CanvasScreen(pyte.Screen):
 
     def alignment_display(self) -> None:
         """DECALN (`ESC # 8`): fill the screen with `E`, reset margins, home the cursor."""
-        self.grid = [Line(["E"] * self.columns, [DEFAULT_STYLE] * self.columns)
-                     for _ in range(self.lines)]
+        cols = self.columns
+        self.grid = [Line(["E"] * cols, bytearray(DEFAULT_KEY * cols)) for _ in range(self.lines)]
         self.margins = None
         self.cursor.x = self.cursor.y = 0
         self.all_dirty = True

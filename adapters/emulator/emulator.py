@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from pyte import modes as mo
 
-from adapters.emulator.grid import Line, expand_history, render_line
+from adapters.emulator.grid import Line
+from adapters.emulator.rows import expand_history, render_line
 from adapters.emulator.screen import IdeaScreen
 from adapters.emulator.stream import IdeaStream
 from core.terminal import Cursor, Row, TerminalEvent, TerminalModes
@@ -133,7 +134,7 @@ class PyteEmulator:
 
     def render_row(self, y: int) -> Row:
         screen = self._screen
-        return render_line(screen.grid[y], screen.reverse_video)
+        return render_line(screen.grid[y], screen.table, screen.reverse_video)
 
     def cursor(self) -> Cursor:
         screen = self._screen
@@ -154,7 +155,8 @@ class PyteEmulator:
         start = max(start, 0)
         stop = min(start + max(count, 0), len(history))
         cols = self._screen.columns
-        return [expand_history(history[index], cols) for index in range(start, stop)]
+        return [expand_history(history[index], self._screen.table, cols)
+                for index in range(start, stop)]
 
     # -- beyond the port ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ non-screen state the stream reports (title, cwd, events). `PyteEmulator` owns on
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,9 +18,18 @@ from typing import Any
 from pyte import modes as mo
 from pyte.screens import Cursor, Margins
 
-from adapters.emulator.canvas import CanvasScreen, blank_style_for
-from adapters.emulator.grid import Line, compact_line, line_from_history
-from adapters.emulator.styles import DEFAULT_STYLE, Style, apply_sgr
+from adapters.emulator.canvas import CanvasScreen
+from adapters.emulator.grid import DEFAULT_KEY, MAX_STYLES, Line, StyleTable
+from adapters.emulator.rows import compact_line, line_from_history
+from adapters.emulator.styles import (
+    DEFAULT_STYLE,
+    SgrOp,
+    Style,
+    apply_op,
+    compile_sgr,
+    is_truecolor,
+    to_palette_style,
+)
 from core.terminal import CursorShape, MouseMode, TerminalEvent, TerminalEventKind
 
 _MOUSE = (9, 1000, 1002, 1003)
@@ -78,7 +88,11 @@ class IdeaScreen(CanvasScreen):
         self.cwd: str | None = None
         self.main_grid: list[Line] | None = None
         self.saved: dict[bool, _Saved | None] = {False: None, True: None}
-        self.sgr_cache: dict[tuple[Style, str], Style] = {}
+        self.table = StyleTable()
+        self.styles_saturated = False
+        self.style: Style = DEFAULT_STYLE
+        self.sgr_cache: dict[tuple[bytes, str], tuple[Style, bytes, bytes]] = {}
+        self.sgr_ops: dict[str, SgrOp] = {}
         self.g0_graphics = False
         self.g1_graphics = False
         self._init_modes()
@@ -109,9 +123,10 @@ class IdeaScreen(CanvasScreen):
         self.charset_map = None
         self.default_tabs()
         self.cursor = Cursor(0, 0)
-        self.style = self.blank = DEFAULT_STYLE
+        self._set_style(DEFAULT_STYLE)
         self.autowrap = True
         self.insert_mode = False
+        self.plain = True
         self.saved = {False: None, True: None}
         self.saved_columns = None
         self._init_modes()
@@ -119,28 +134,78 @@ class IdeaScreen(CanvasScreen):
     def soft_reset(self) -> None:
         """DECSTR (`CSI ! p`)."""
         self.insert_mode = False
+        self.plain = self.charset_map is None
         self.autowrap = True
         self.mode -= {mo.IRM, mo.DECOM, 1 << 5}
         self.mode |= {mo.DECAWM, mo.DECTCEM}
         self.cursor.hidden = False
         self.app_keypad = False
         self.margins = None
-        self.style = self.blank = DEFAULT_STYLE
+        self._set_style(DEFAULT_STYLE)
         self.saved[self.alt_active] = None
 
     # -- styles and charsets ------------------------------------------------------------
 
     def sgr(self, params: str) -> None:
-        key = (self.style, params)
-        style = self.sgr_cache.get(key)
-        if style is None:
-            style = apply_sgr(self.style, params)
-            if len(self.sgr_cache) > 4096:
-                self.sgr_cache.clear()
-            self.sgr_cache[key] = style
-        if style is not self.style:
-            self.style = style
-            self.blank = blank_style_for(style)
+        token = (self.key, params)
+        cached = self.sgr_cache.get(token)
+        if cached is not None:
+            self.style, self.key, self.blank = cached
+            return
+        op = self.sgr_ops.get(params)
+        if op is None:
+            op = compile_sgr(params)
+            if len(self.sgr_ops) >= 1024:
+                self.sgr_ops.clear()
+            self.sgr_ops[params] = op
+        style = apply_op(self.style, op)
+        if style != self.style:
+            self._set_style(style)
+        if len(self.sgr_cache) >= 4096:
+            self.sgr_cache.clear()
+        self.sgr_cache[token] = (self.style, self.key, self.blank)
+
+    def _set_style(self, style: Style) -> None:
+        if style[1] != self.style[1] or style is DEFAULT_STYLE:
+            self.blank = self.key_of((-1, style[1], 0))
+        self.style = style
+        self.key = self.key_of(style)
+
+    def key_of(self, style: Style) -> bytes:
+        """The cell id of a style, adding it to the table (see `grid.MAX_STYLES`)."""
+        table = self.table
+        key = table.keys.get(style)
+        if key is not None:
+            return key
+        if self.styles_saturated and is_truecolor(style):
+            style = to_palette_style(style)
+            key = table.keys.get(style)
+            if key is not None:
+                return key
+        if table.full():
+            self._collect_styles()
+            # Mostly alive after collection: truecolor styles share palette entries from
+            # now on, until a later collection frees room again.
+            self.styles_saturated = table.used() > MAX_STYLES * 3 // 4
+            if self.styles_saturated and is_truecolor(style):
+                return self.key_of(to_palette_style(style))
+        return table.add(style)
+
+    def _collect_styles(self) -> None:
+        """Free the style ids no cell, scrollback line or cursor state still uses."""
+        live = {int.from_bytes(self.key, sys.byteorder),
+                int.from_bytes(self.blank, sys.byteorder)}
+        for line in self.grid + (self.main_grid or []):
+            live.update(memoryview(bytes(line.styles)).cast("H"))
+        for entry in self.history:
+            if not isinstance(entry, str):
+                live.update(memoryview(entry[1]).cast("H"))
+        for saved in self.saved.values():
+            if saved is not None:
+                live.add(int.from_bytes(self.table.keys.get(saved.style, DEFAULT_KEY),
+                                        sys.byteorder))
+        self.table.collect(live)
+        self.sgr_cache.clear()
 
     def select_graphic_rendition(self, *attrs: int) -> None:
         self.sgr(";".join(map(str, attrs)))
@@ -163,6 +228,7 @@ class IdeaScreen(CanvasScreen):
     def _update_charset(self) -> None:
         graphics = self.g1_graphics if self.charset else self.g0_graphics
         self.charset_map = _DEC_GRAPHICS if graphics else None
+        self.plain = not self.insert_mode and self.charset_map is None
 
     # -- modes --------------------------------------------------------------------------
 
@@ -183,6 +249,7 @@ class IdeaScreen(CanvasScreen):
         if not private:
             if code == 4:
                 self.insert_mode = on
+                self.plain = not on and self.charset_map is None
             return
         if code == 7:
             self.autowrap = on
@@ -274,12 +341,11 @@ class IdeaScreen(CanvasScreen):
         if saved is None:
             self.mode.discard(mo.DECOM)
             self.cursor.x = self.cursor.y = 0
-            self.style = self.blank = DEFAULT_STYLE
+            self._set_style(DEFAULT_STYLE)
             return
         self.cursor.x = min(saved.x, self.columns - 1)
         self.cursor.y = min(saved.y, self.lines - 1)
-        self.style = saved.style
-        self.blank = blank_style_for(saved.style)
+        self._set_style(saved.style)
         self.mode.discard(mo.DECOM)
         if saved.origin:
             self.mode.add(mo.DECOM)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
-from adapters.emulator.csi import NOOP, Action, build_csi
+from adapters.emulator.csi import NOOP, build_csi
 from adapters.emulator.osc import handle_osc
 from adapters.emulator.screen import IdeaScreen
 
@@ -62,7 +63,7 @@ class IdeaStream:
         self._string_parts: list[str] = []
         self._string_len = 0
         self._string_esc = False
-        self._csi_cache: dict[str, Action] = {}
+        self._csi_cache: dict[str, Callable[[], None]] = {}
         s = screen
         noop = NOOP[0]
         c0: dict[str, Callable[[], None]] = {chr(code): noop for code in range(32)}
@@ -109,7 +110,7 @@ class IdeaStream:
                 action = self._csi_cache.get(seq)
                 if action is None:
                     action = self._build(seq, *match.group(2, 3, 4, 5))
-                action[0](*action[1])
+                action()
             elif kind == 6:
                 screen.crlf()
             elif kind == 18:
@@ -136,8 +137,11 @@ class IdeaStream:
         if pos < len(data):
             draw(data[pos:])
 
-    def _build(self, seq: str, marker: str, params: str, inter: str, final: str) -> Action:
-        action = build_csi(self.screen, marker, params, inter, final)
+    def _build(
+        self, seq: str, marker: str, params: str, inter: str, final: str
+    ) -> Callable[[], None]:
+        method, args = build_csi(self.screen, marker, params, inter, final)
+        action = partial(method, *args)
         if len(self._csi_cache) >= _CACHE_LIMIT:
             self._csi_cache.clear()
         self._csi_cache[seq] = action

@@ -1,12 +1,12 @@
 """Cell styles and SGR (Select Graphic Rendition) parsing.
 
 A style is a plain `(fg, bg, attrs)` tuple of ints encoded the way `core.terminal` documents,
-so a rendered run is just `(text,) + style`. Styles are interned: the screen stores one shared
-tuple per distinct style in every cell, which keeps rows small and lets run detection compare
-by identity first.
+so a rendered run is just `(text, *style)`. Cells store a 2-byte id per style (see
+`grid.StyleTable`).
 
-Called by `IdeaScreen` for every `CSI … m`; the screen caches `(style, params) -> style`, so
-`apply_sgr` only runs for combinations it has not seen yet.
+`compile_sgr` turns the parameters of one `CSI … m` into an operation that does not depend on
+the current style; `IdeaScreen.sgr` caches operations per parameter string and applies them
+with `apply_op`, a few tuple operations.
 """
 
 from __future__ import annotations
@@ -14,11 +14,6 @@ from __future__ import annotations
 from core.terminal import DEFAULT_COLOR, TRUECOLOR_FLAG, Attr
 
 Style = tuple[int, int, int]
-
-_INTERNED: dict[Style, Style] = {}
-# A truecolor gradient can mint millions of styles; interning is only an optimisation
-# (equality still holds between non-identical tuples), so the table is simply dropped when full.
-_INTERN_LIMIT = 65_536
 
 _UNDERLINES = (
     Attr.UNDERLINE
@@ -61,20 +56,6 @@ _ATTR_CODES: dict[int, tuple[int, int]] = {
 DEFAULT_STYLE: Style = (DEFAULT_COLOR, DEFAULT_COLOR, 0)
 
 
-def intern_style(style: Style) -> Style:
-    """Return the shared instance equal to `style`."""
-    found = _INTERNED.get(style)
-    if found is None:
-        if len(_INTERNED) >= _INTERN_LIMIT:
-            _INTERNED.clear()
-            _INTERNED[DEFAULT_STYLE] = DEFAULT_STYLE
-        _INTERNED[style] = found = style
-    return found
-
-
-intern_style(DEFAULT_STYLE)
-
-
 def _num(text: str) -> int:
     # Parameters are short digit strings in practice; anything longer is garbage and is
     # clamped rather than handed to int() (Python refuses > 4300 digits and is slow before).
@@ -104,29 +85,37 @@ def _colon_colour(sub: list[str]) -> int | None:
     return _colour_from(kind, [_num(v) for v in sub[2:5]])
 
 
-def apply_sgr(style: Style, params: str) -> Style:
-    """Return the style that `CSI params m` produces from `style`.
+SgrOp = tuple[int | None, int | None, int, int]
+"""A compiled SGR: `(fg or None to keep, bg or None to keep, attribute bits cleared, set)`."""
+_ALL_ATTRS = 0x1FFF
+_RESET: SgrOp = (DEFAULT_COLOR, DEFAULT_COLOR, _ALL_ATTRS, 0)
 
-    >>> apply_sgr(DEFAULT_STYLE, "1;31")
-    (1, -1, 1)
-    >>> apply_sgr((1, -1, 1), "")
-    (-1, -1, 0)
+
+def compile_sgr(params: str) -> SgrOp:
+    """Reduce `CSI params m` to one operation independent of the current style, so the
+    screen can cache it per parameter string.
+
+    >>> compile_sgr("1;31")
+    (1, None, 0, 1)
     """
-    fg, bg, attrs = style
     if not params:
-        return DEFAULT_STYLE
+        return _RESET
+    fg: int | None = None
+    bg: int | None = None
+    clear = 0
+    bits = 0
     parts = params.split(";")
     count = len(parts)
     i = 0
     while i < count:
         part = parts[i]
         i += 1
+        change: tuple[int, int] | None = None
         if ":" in part:
             sub = part.split(":")
             code = _num(sub[0])
             if code == 4:
-                attrs &= ~_UNDERLINES
-                attrs |= _UNDERLINE_STYLE.get(_num(sub[1]) if len(sub) > 1 else 1, 0)
+                change = (_UNDERLINES, _UNDERLINE_STYLE.get(_num(sub[1]) if len(sub) > 1 else 1, 0))
             elif code in (38, 48):
                 colour = _colon_colour(sub)
                 if colour is not None:
@@ -135,35 +124,78 @@ def apply_sgr(style: Style, params: str) -> Style:
                     else:
                         bg = colour
             # 58:… (underline colour) and unknown sub-parameter forms are ignored.
-            continue
-        code = _num(part)
-        if code == 0:
-            fg, bg, attrs = DEFAULT_COLOR, DEFAULT_COLOR, 0
-        elif 30 <= code <= 37:
-            fg = code - 30
-        elif 40 <= code <= 47:
-            bg = code - 40
-        elif 90 <= code <= 97:
-            fg = code - 82
-        elif 100 <= code <= 107:
-            bg = code - 92
-        elif code == 39:
-            fg = DEFAULT_COLOR
-        elif code == 49:
-            bg = DEFAULT_COLOR
-        elif code in (38, 48, 58):
-            kind = _num(parts[i]) if i < count else 0
-            width = 1 if kind == 5 else 3 if kind == 2 else 0
-            values = [_num(v) for v in parts[i + 1 : i + 1 + width]]
-            i += 1 + width
-            colour = _colour_from(kind, values)
-            if colour is not None and code != 58:
-                if code == 38:
-                    fg = colour
-                else:
-                    bg = colour
         else:
-            change = _ATTR_CODES.get(code)
-            if change is not None:
-                attrs = (attrs & ~change[0]) | change[1]
-    return intern_style((fg, bg, int(attrs)))
+            code = _num(part)
+            if code == 0:
+                fg, bg, clear, bits = _RESET
+            elif 30 <= code <= 37:
+                fg = code - 30
+            elif 40 <= code <= 47:
+                bg = code - 40
+            elif 90 <= code <= 97:
+                fg = code - 82
+            elif 100 <= code <= 107:
+                bg = code - 92
+            elif code == 39:
+                fg = DEFAULT_COLOR
+            elif code == 49:
+                bg = DEFAULT_COLOR
+            elif code in (38, 48, 58):
+                kind = _num(parts[i]) if i < count else 0
+                width = 1 if kind == 5 else 3 if kind == 2 else 0
+                values = [_num(v) for v in parts[i + 1 : i + 1 + width]]
+                i += 1 + width
+                colour = _colour_from(kind, values)
+                if colour is not None and code != 58:
+                    if code == 38:
+                        fg = colour
+                    else:
+                        bg = colour
+            else:
+                change = _ATTR_CODES.get(code)
+        if change is not None:
+            # Composing (clear c1, set s1) then (c2, s2): clear c1|c2, set (s1 & ~c2) | s2.
+            clear |= change[0]
+            bits = (bits & ~change[0]) | change[1]
+    return (fg, bg, int(clear), int(bits))
+
+
+def apply_op(style: Style, op: SgrOp) -> Style:
+    fg, bg, clear, bits = op
+    return (
+        style[0] if fg is None else fg,
+        style[1] if bg is None else bg,
+        (style[2] & ~clear) | bits,
+    )
+
+
+def apply_sgr(style: Style, params: str) -> Style:
+    """Return the style that `CSI params m` produces from `style`.
+
+    >>> apply_sgr(DEFAULT_STYLE, "1;31")
+    (1, -1, 1)
+    >>> apply_sgr((1, -1, 1), "")
+    (-1, -1, 0)
+    """
+    return apply_op(style, compile_sgr(params))
+
+
+def _nearest_level(value: int) -> int:
+    # The xterm cube levels are 0, 95, 135, 175, 215, 255.
+    return 0 if value < 48 else 1 if value < 115 else (value - 35) // 40
+
+
+def to_palette(colour: int) -> int:
+    """A truecolor as the nearest xterm 256-colour cube entry; other colours unchanged."""
+    if colour < TRUECOLOR_FLAG:
+        return colour
+    red, green, blue = (colour >> 16) & 255, (colour >> 8) & 255, colour & 255
+    return 16 + 36 * _nearest_level(red) + 6 * _nearest_level(green) + _nearest_level(blue)
+
+
+def is_truecolor(style: Style) -> bool:
+    return style[0] >= TRUECOLOR_FLAG or style[1] >= TRUECOLOR_FLAG
+
+
+def to_palette_style(style: Style) -> Style:
+    return (to_palette(style[0]), to_palette(style[1]), style[2])

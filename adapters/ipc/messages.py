@@ -188,6 +188,10 @@ class CellFrame(_Msg, tag="frame"):
     cursor: tuple[int, int, bool, int]
     """x, y, visible, shape"""
     full: bool = False
+    mouse: bool = False
+    """The program asked for mouse reports (the client forwards the mouse instead of
+    scrolling or selecting)."""
+    alt_screen: bool = False
 
 
 class Notice(_Msg, tag="notice"):

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import CannotResize, LastCell, NotAdjacent
+from core.errors import CannotResize, DuplicateSession, LastCell, NotAdjacent
 from core.layout import ops
 from core.layout.geometry import Orientation, Side, compute
 from core.layout.model import Direction, Grid, LayoutTree, Leaf, Split, iter_leaves
@@ -247,5 +247,5 @@ def test_harness_detects_a_broken_tree() -> None:
     tree = LayoutTree(Leaf("a", session="s"))
     tree, new = ops.split(tree, "a", Direction.ROW, ids())
     broken = ops.replace_leaf(tree, new[0], replace(Leaf(new[0]), session="s"))
-    with pytest.raises(Exception, match="more than one cell"):
+    with pytest.raises(DuplicateSession):
         ops.validate(broken)

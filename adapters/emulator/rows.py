@@ -1,0 +1,122 @@
+"""From lines to `Row`s, and the compact scrollback form.
+
+Runs of equal style are found with one regex over the line's style bytes (`(..)\\1*` matches a
+run of one repeated 2-byte id), so the Python loop runs per style change, not per cell.
+
+Scrollback entries (`HistoryLine`), about 300–500 bytes for a 120-column SGR-rich line:
+- `str`: a line in the default style, trailing blanks dropped;
+- `(text, styles)`: one code point per cell, `styles` 2 bytes per cell, trailing default
+  blanks dropped;
+- `(text, styles, counts)`: a line with wide characters or combining marks, `counts[i]` code
+  points in cell `i` (0 for the right half of a wide character).
+"""
+
+from __future__ import annotations
+
+import re
+
+from adapters.emulator.grid import DEFAULT_KEY, Line, StyleTable, char_width, text_width
+from adapters.emulator.styles import DEFAULT_STYLE
+from core.terminal import Row, Run
+
+HistoryLine = str | tuple[str, bytes] | tuple[str, bytes, bytes]
+
+_RUNS = re.compile(rb"(..)\1*", re.S)
+_REVERSE = 32
+
+
+def render_line(line: Line, table: StyleTable, reverse_video: bool = False) -> Row:
+    """The `Row` (tuple of runs) a line shows."""
+    styles = line.styles
+    chars = line.chars
+    style_of = table.style
+    first = bytes(styles[:2])
+    if styles.count(first) == len(chars):
+        fg, bg, attrs = style_of(first)
+        return (("".join(chars), fg, bg, attrs ^ _REVERSE if reverse_video else attrs),)
+    runs: list[Run] = []
+    for match in _RUNS.finditer(styles):
+        start, end = match.span()
+        text = "".join(chars[start >> 1 : end >> 1])
+        if text:  # a run of only right halves of wide characters adds no text (nor width)
+            fg, bg, attrs = style_of(match.group(1))
+            runs.append((text, fg, bg, attrs ^ _REVERSE if reverse_video else attrs))
+    return tuple(runs)
+
+
+def compact_line(line: Line) -> HistoryLine:
+    """The scrollback entry for a line scrolled off the top."""
+    chars = line.chars
+    styles = line.styles
+    text = "".join(chars)
+    if line.wide and ("" in chars or len(text) != len(chars)):
+        return (text, bytes(styles), bytes(map(len, chars)))
+    if styles.count(DEFAULT_KEY) == len(chars):
+        return text.rstrip(" ")
+    keep = max(len(text.rstrip(" ")), (len(styles.rstrip(b"\0")) + 1) >> 1)
+    return (text[:keep], bytes(styles[: 2 * keep]))
+
+
+def _fit(runs: list[Run], cols: int) -> Row:
+    """Pad with default blanks or cut so the runs cover exactly `cols` cells."""
+    used = 0
+    fitted: list[Run] = []
+    for run in runs:
+        width = text_width(run[0])
+        if used + width <= cols:
+            fitted.append(run)
+            used += width
+            continue
+        kept: list[str] = []
+        for char in run[0]:
+            cells = max(char_width(char), 0)
+            if used + cells > cols:
+                break
+            kept.append(char)
+            used += cells
+        if kept:
+            fitted.append(("".join(kept), run[1], run[2], run[3]))
+        break
+    if used < cols:
+        fitted.append((" " * (cols - used), *DEFAULT_STYLE))
+    return tuple(fitted)
+
+
+def expand_history(entry: HistoryLine, table: StyleTable, cols: int) -> Row:
+    """The `Row` for a scrollback entry, fitted to the current width (no reflow)."""
+    if isinstance(entry, str):
+        if entry.isascii() and len(entry) <= cols:
+            return ((entry + " " * (cols - len(entry)), *DEFAULT_STYLE),)
+        return _fit([(entry, *DEFAULT_STYLE)], cols)
+    text, styles = entry[0], entry[1]
+    counts = entry[2] if len(entry) == 3 else None
+    style_of = table.style
+    runs: list[Run] = []
+    pos = 0
+    for match in _RUNS.finditer(styles):
+        start, end = match.span()
+        size = (end - start) >> 1 if counts is None else sum(counts[start >> 1 : end >> 1])
+        if size:
+            runs.append((text[pos : pos + size], *style_of(match.group(1))))
+        pos += size
+    return _fit(runs, cols)
+
+
+def history_text(entry: HistoryLine) -> str:
+    """The text of a scrollback entry, trailing blanks dropped."""
+    return (entry if isinstance(entry, str) else entry[0]).rstrip(" ")
+
+
+def line_from_history(entry: HistoryLine, cols: int) -> Line:
+    """Cells again for a scrollback entry (a resize that grows pulls lines back)."""
+    if isinstance(entry, str):
+        return Line(list(entry), bytearray(DEFAULT_KEY * len(entry))).resized(cols)
+    if len(entry) == 2:
+        return Line(list(entry[0]), bytearray(entry[1])).resized(cols)
+    text, styles, counts = entry[0], entry[1], entry[2]
+    chars: list[str] = []
+    pos = 0
+    for count in counts:
+        chars.append(text[pos : pos + count])
+        pos += count
+    return Line(chars, bytearray(styles), wide=True).resized(cols)

@@ -1,0 +1,363 @@
+"""What each workspace action does in the client: mostly one daemon command each.
+
+Actions that would end running programs are first sent without `force`; if the daemon
+answers that confirmation is needed, the user is asked, then the command is sent again with
+`force`. Errors become a message on the status line, never a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from textual.screen import Screen
+
+from adapters.ipc.messages import BorderInfo
+from idea_tui.control import CommandFailed, DaemonError
+from idea_tui.keymap import ACTIONS_BY_NAME
+
+if TYPE_CHECKING:
+    from idea_tui.app import IdeaApp
+    from idea_tui.widgets.workspace_view import WorkspaceView
+
+DRAG_INTERVAL = 0.03
+
+
+class ActionRunner:
+    def __init__(self, app: IdeaApp) -> None:
+        self.app = app
+        self._last_drag = 0.0
+
+    # ─── plumbing ────────────────────────────────────────────────────────────────────
+
+    async def call(self, method: str, **params: Any) -> Any:
+        """Run a daemon command; report failures on the status line (returns None then)."""
+        gateway = self.app.gateway
+        if gateway is None:
+            return None
+        try:
+            return await gateway.call(method, **params)
+        except CommandFailed as exc:
+            if exc.code == "confirm" and not params.get("force"):
+                if await self.ask(_confirm_screen(str(exc))):
+                    return await self.call(method, **{**params, "force": True})
+                return None
+            self.app.status.show(str(exc), "error")
+        except DaemonError as exc:
+            self.app.status.show(str(exc), "error")
+        return None
+
+    async def ask(self, screen: Screen[Any]) -> Any:
+        """Show a modal screen and wait for what it is dismissed with.
+
+        A future rather than `push_screen_wait`: this runs in the grid widget's key handler,
+        not in a worker, and the modal screen has its own message loop to resolve it.
+        """
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(result: Any) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        self.app.push_screen(screen, callback=done)
+        return await future
+
+    def _focused(self) -> str | None:
+        cell = self.app.view.focused_cell
+        return f"%{cell.id}" if cell is not None else None
+
+    async def run(self, name: str, argument: str | None = None) -> None:
+        """Run an action by name (from the key table or the palette)."""
+        info = ACTIONS_BY_NAME.get(name)
+        if info is not None and info.argument is not None and argument is None:
+            await self._ask_then_run(name, info.argument)
+            return
+        if name.startswith("page_") and name[5:].isdigit():
+            await self.call("layout_switch", page=name[5:])
+            return
+        method = getattr(self, f"do_{name}", None)
+        if method is None:
+            self.app.status.show(f"unknown action {name}", "error")
+            return
+        if argument is None:
+            await method()
+        else:
+            await method(argument)
+
+    async def _ask_then_run(self, name: str, question: str) -> None:
+        from idea_tui.screens.prompt import PromptScreen
+
+        answer = await self.ask(PromptScreen(question))
+        if answer:
+            await self.run(name, answer)
+
+    async def run_directional(self, mode: str, direction: str) -> None:
+        target = self._focused()
+        if mode == "merge":
+            await self.call("merge", target=target, direction=direction)
+        elif mode == "swap":
+            await self.call("swap", target=target, direction=direction)
+        elif mode == "move":
+            neighbour = await self.call("select", target=target, direction=direction)
+            if neighbour is not None and target is not None:
+                split = "right" if direction in ("left", "right") else "down"
+                await self.call("move", target=target, dst=f"%{neighbour['id']}",
+                                direction=split)
+
+    # ─── cells ───────────────────────────────────────────────────────────────────────
+
+    async def do_split_right(self) -> None:
+        await self.call("split", target=self._focused(), direction="right")
+
+    async def do_split_down(self) -> None:
+        await self.call("split", target=self._focused(), direction="down")
+
+    async def do_grid(self, size: str) -> None:
+        try:
+            rows, cols = (int(part) for part in size.lower().replace(" ", "").split("x"))
+        except ValueError:
+            self.app.status.show("a grid size looks like 2x3 (rows x columns)", "error")
+            return
+        await self.call("grid", target=self._focused(), rows=rows, cols=cols)
+
+    async def do_close_cell(self) -> None:
+        await self.call("close", target=self._focused())
+
+    async def do_zoom(self) -> None:
+        await self.call("zoom", target=self._focused())
+
+    async def do_restart_cell(self) -> None:
+        await self.call("restart", target=self._focused())
+
+    async def _focus(self, direction: str) -> None:
+        await self.call("select", target=self._focused(), direction=direction)
+
+    async def do_focus_left(self) -> None:
+        await self._focus("left")
+
+    async def do_focus_right(self) -> None:
+        await self._focus("right")
+
+    async def do_focus_up(self) -> None:
+        await self._focus("up")
+
+    async def do_focus_down(self) -> None:
+        await self._focus("down")
+
+    async def do_focus_next(self) -> None:
+        await self._focus("next")
+
+    async def do_focus_last(self) -> None:
+        await self._focus("last")
+
+    async def _resize(self, side: str, cells: int) -> None:
+        await self.call("resize", target=self._focused(), side=side, cells=cells)
+
+    async def do_resize_left(self) -> None:
+        await self._resize("left", 1)
+
+    async def do_resize_right(self) -> None:
+        await self._resize("right", 1)
+
+    async def do_resize_up(self) -> None:
+        await self._resize("up", 1)
+
+    async def do_resize_down(self) -> None:
+        await self._resize("down", 1)
+
+    async def do_resize_left_5(self) -> None:
+        await self._resize("left", 5)
+
+    async def do_resize_right_5(self) -> None:
+        await self._resize("right", 5)
+
+    async def do_resize_up_5(self) -> None:
+        await self._resize("up", 5)
+
+    async def do_resize_down_5(self) -> None:
+        await self._resize("down", 5)
+
+    async def do_equalize(self) -> None:
+        await self.call("equalize", target=self._focused())
+
+    async def do_merge_mode(self) -> None:
+        self.app.start_mode("merge", "MERGE with: ← ↑ → ↓")
+
+    async def do_swap_mode(self) -> None:
+        self.app.start_mode("swap", "SWAP with: ← ↑ → ↓")
+
+    async def do_move_mode(self) -> None:
+        self.app.start_mode("move", "MOVE beside: ← ↑ → ↓")
+
+    async def do_swap_prev(self) -> None:
+        await self.call("swap", target=self._focused(), direction="prev")
+
+    async def do_swap_next(self) -> None:
+        await self.call("swap", target=self._focused(), direction="next")
+
+    async def do_undo(self) -> None:
+        result = await self.call("undo", target=self._focused())
+        if result is not None and not result["changed"]:
+            self.app.status.show("nothing to undo")
+
+    async def do_redo(self) -> None:
+        result = await self.call("undo", target=self._focused(), redo=True)
+        if result is not None and not result["changed"]:
+            self.app.status.show("nothing to redo")
+
+    # ─── pages, projects, windows ────────────────────────────────────────────────────
+
+    async def do_new_page(self) -> None:
+        await self.call("layout_new")
+
+    async def do_next_page(self) -> None:
+        await self.call("layout_switch", page="next")
+
+    async def do_prev_page(self) -> None:
+        await self.call("layout_switch", page="prev")
+
+    async def do_rename_page(self, name: str) -> None:
+        await self.call("layout_rename", name=name)
+
+    async def do_close_page(self) -> None:
+        await self.call("layout_close")
+
+    async def do_next_project(self) -> None:
+        await self.call("project_switch", which="next")
+
+    async def do_prev_project(self) -> None:
+        await self.call("project_switch", which="prev")
+
+    async def do_new_project(self, path: str) -> None:
+        await self.call("project_new", path=_absolute(path))
+
+    async def do_open_project(self, path: str) -> None:
+        await self.call("project_open", path=_absolute(path))
+
+    async def do_close_project(self) -> None:
+        await self.call("project_close")
+
+    async def do_move_to_window(self, name: str) -> None:
+        windows = await self.call("window_list") or []
+        scene = self.app.view.scene
+        project = next((tab.root for tab in scene.tabs if tab.active), None) if scene else None
+        if project is None:
+            self.app.status.show("no project to move", "error")
+            return
+        if any(window["name"] == name for window in windows):
+            await self.call("project_move", project=project, window=name)
+        else:
+            await self.call("window_new", name=name, project=project)
+        self.app.status.show(f"moved to window {name}: attach to it with `idea attach -w {name}`")
+
+    async def do_rename_window(self, name: str) -> None:
+        await self.call("window_rename", name=name)
+
+    async def do_projects(self) -> None:
+        from idea_tui.screens.projects import ProjectsScreen
+
+        self.app.push_screen(ProjectsScreen(self))
+
+    async def do_tree(self) -> None:
+        from idea_tui.screens.tree import TreeScreen
+
+        self.app.push_screen(TreeScreen(self))
+
+    # ─── client ──────────────────────────────────────────────────────────────────────
+
+    async def do_detach(self) -> None:
+        self.app.detach_reason = "detached"
+        self.app.exit("detached")
+
+    async def do_help(self) -> None:
+        from idea_tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.app.prefix))
+
+    async def do_palette(self) -> None:
+        from idea_tui.screens.palette import PaletteScreen
+
+        choice = await self.ask(PaletteScreen())
+        if choice:
+            await self.run(choice)
+
+    async def do_send_prefix(self) -> None:
+        cell = self.app.view.focused_cell
+        if cell is not None and self.app.gateway is not None:
+            self.app.gateway.key(cell.id, self.app.prefix, None)
+
+    async def do_scroll_mode(self) -> None:
+        cell = self.app.view.focused_cell
+        if cell is not None:
+            await self.scroll(cell.id, max(1, cell.height // 2), 0, 0, force=True)
+
+    # ─── mouse and scrolling ─────────────────────────────────────────────────────────
+
+    async def mouse(self, message: WorkspaceView.CellClicked) -> None:
+        view = self.app.view
+        mirror = view.mirrors.get(message.cell)
+        if message.kind == "press" and (view.scene is None or view.scene.focused != message.cell):
+            await self.call("select", target=f"%{message.cell}")
+        if mirror is not None and mirror.mouse and message.y >= 0 and self.app.gateway:
+            event = message.mouse_event
+            self.app.gateway.mouse(message.cell, message.kind, message.button, message.x,
+                                   message.y, shift=event.shift, alt=event.meta,
+                                   ctrl=event.ctrl)
+
+    async def drag_border(self, border: BorderInfo, position: int, done: bool) -> None:
+        now = time.monotonic()
+        if not done and now - self._last_drag < DRAG_INTERVAL:
+            return
+        self._last_drag = now
+        await self.call("set_border", container=border.container, index=border.index,
+                        position=position, vertical=border.vertical)
+
+    async def scroll(self, cell_id: str, lines: int, x: int, y: int, *,
+                     force: bool = False) -> None:
+        view = self.app.view
+        mirror = view.mirrors.get(cell_id)
+        gateway = self.app.gateway
+        if mirror is None or gateway is None:
+            return
+        if mirror.mouse and not force:
+            kind = "wheel_up" if lines > 0 else "wheel_down"
+            gateway.mouse(cell_id, kind, 0, max(0, x), max(0, y))
+            return
+        if mirror.alt_screen and not force:
+            key = "up" if lines > 0 else "down"
+            for _ in range(abs(lines)):
+                gateway.key(cell_id, key, None)
+            return
+        info = await self.call("history", target=f"%{cell_id}", start=0, count=0)
+        if info is None:
+            return
+        mirror.history_size = int(info["size"])
+        mirror.scroll = max(0, min(mirror.history_size, mirror.scroll + lines))
+        missing = mirror.missing_history()
+        if missing is not None:
+            start, count = missing
+            chunk = await self.call("history", target=f"%{cell_id}", start=start, count=count)
+            if chunk is not None:
+                for offset, row in enumerate(chunk["rows"]):
+                    mirror.history[start + offset] = tuple(tuple(run) for run in row)
+        view.refresh_cell(cell_id)
+
+    def stop_scrolling(self, cell_id: str) -> None:
+        mirror = self.app.view.mirrors.get(cell_id)
+        if mirror is not None:
+            mirror.scroll = 0
+            mirror.history.clear()
+            self.app.view.refresh_cell(cell_id)
+
+
+def _absolute(path: str) -> str:
+    import os
+
+    return os.path.abspath(os.path.expanduser(path))
+
+
+def _confirm_screen(question: str) -> Any:
+    from idea_tui.screens.confirm import ConfirmScreen
+
+    return ConfirmScreen(question)

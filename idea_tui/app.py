@@ -1,0 +1,166 @@
+"""The attached workspace screen: tabs, the grid of cells, the status line.
+
+Thin on purpose: the daemon owns all state. The app shows what the daemon sends (`Scene`,
+`CellFrame`, `Notice`), sends keys to the focused cell, and runs the workspace actions of
+the key table (`idea_tui.keymap`) through `idea_tui.actions.ActionRunner`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual import events
+from textual.app import App, ComposeResult
+
+from adapters.ipc.messages import CellFrame, DaemonMessage, Detached, Notice, Scene
+from idea_tui.actions import ActionRunner
+from idea_tui.control import DaemonError
+from idea_tui.gateway import GatewayPort
+from idea_tui.keymap import DEFAULT_PREFIX, DIRECTION_KEYS, build_prefix_table, normalize_key
+from idea_tui.widgets.bars import StatusBar, TabBar
+from idea_tui.widgets.workspace_view import WorkspaceView
+
+Connector = Callable[[int, int], Awaitable[GatewayPort]]
+
+
+class IdeaApp(App[str], inherit_bindings=False):
+    """The client. `connect` is called once the screen size is known."""
+
+    CSS_PATH = Path(__file__).with_name("idea.tcss")
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = []
+    TITLE = "idea"
+
+    def __init__(self, connect: Connector, *, prefix: str = DEFAULT_PREFIX) -> None:
+        super().__init__()
+        self._connect = connect
+        self.gateway: GatewayPort | None = None
+        self.prefix = prefix
+        self.prefix_table = build_prefix_table(prefix)
+        self._armed = False
+        self._pending_mode: str | None = None
+        self.runner = ActionRunner(self)
+        self.detach_reason = "detached"
+        self.connect_error: DaemonError | None = None
+
+    def compose(self) -> ComposeResult:
+        yield TabBar()
+        yield WorkspaceView(id="workspace")
+        yield StatusBar()
+
+    @property
+    def view(self) -> WorkspaceView:
+        return self.query_one(WorkspaceView)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    async def on_mount(self) -> None:
+        view = self.view
+        view.key_handler = self.handle_key
+        view.paste_handler = self.handle_paste
+        view.focus()
+        self.status.prefix_label = self.prefix
+        size = view.size
+        try:
+            gateway = await self._connect(max(size.width, 1), max(size.height, 1))
+        except DaemonError as exc:
+            # Reported by `attach` once the screen is restored (a version mismatch offers
+            # a restart there).
+            self.connect_error = exc
+            self.exit("connection failed")
+            return
+        self.gateway = gateway
+        setter = getattr(gateway, "on_message", None)
+        if setter is not None:
+            gateway.on_message = self.handle_message  # type: ignore[attr-defined]
+            gateway.on_closed = self._on_gateway_closed  # type: ignore[attr-defined]
+            gateway.start()  # type: ignore[attr-defined]
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._send_size)
+
+    def _send_size(self) -> None:
+        if self.gateway is not None:
+            size = self.view.size
+            self.gateway.resize(max(size.width, 1), max(size.height, 1))
+
+    # ─── daemon messages ─────────────────────────────────────────────────────────────
+
+    def handle_message(self, message: DaemonMessage) -> None:
+        if isinstance(message, CellFrame):
+            self.view.apply_frame(message)
+        elif isinstance(message, Scene):
+            self.view.set_scene(message)
+            self.query_one(TabBar).set_scene(message)
+            self.status.set_scene(message)
+        elif isinstance(message, Notice):
+            self.status.show(message.text, message.level)
+        elif isinstance(message, Detached):
+            self.detach_reason = message.reason
+            self.exit(message.reason)
+
+    def _on_gateway_closed(self, reason: str) -> None:
+        self.detach_reason = reason
+        self.exit(reason)
+
+    # ─── keys ────────────────────────────────────────────────────────────────────────
+
+    async def handle_key(self, key: str, character: str | None) -> None:
+        if self._pending_mode is not None:
+            mode, self._pending_mode = self._pending_mode, None
+            self.status.set_mode("")
+            direction = DIRECTION_KEYS.get(key) or DIRECTION_KEYS.get(character or "")
+            if direction is not None:
+                await self.runner.run_directional(mode, direction)
+            return
+        if self._armed:
+            self._armed = False
+            self.status.set_mode("")
+            action = self.prefix_table.get(normalize_key(key, character))
+            if action is None:
+                self.status.show(f"{self.prefix} {key}: not bound (prefix ? shows the keys)")
+                return
+            await self.runner.run(action)
+            return
+        if key == self.prefix:
+            self._armed = True
+            self.status.set_mode("PREFIX")
+            return
+        cell = self.view.focused_cell
+        if cell is None or self.gateway is None:
+            return
+        if cell.running is False and cell.exit_code is not None and key == "enter":
+            await self.runner.run("restart_cell")
+            return
+        mirror = self.view.mirrors.get(cell.id)
+        if mirror is not None and mirror.scroll > 0:
+            self.runner.stop_scrolling(cell.id)
+            if key in ("escape", "q"):
+                return
+        self.gateway.key(cell.id, key, character)
+
+    def start_mode(self, mode: str, label: str) -> None:
+        self._pending_mode = mode
+        self.status.set_mode(label)
+
+    async def handle_paste(self, text: str) -> None:
+        cell = self.view.focused_cell
+        if cell is not None and self.gateway is not None:
+            self.gateway.paste(cell.id, text)
+
+    # ─── mouse ───────────────────────────────────────────────────────────────────────
+
+    async def on_workspace_view_cell_clicked(self, message: WorkspaceView.CellClicked) -> None:
+        await self.runner.mouse(message)
+
+    async def on_workspace_view_border_dragged(self, message: WorkspaceView.BorderDragged) -> None:
+        await self.runner.drag_border(message.border, message.position, message.done)
+
+    async def on_workspace_view_cell_scrolled(self, message: WorkspaceView.CellScrolled) -> None:
+        await self.runner.scroll(message.cell, message.lines, message.x, message.y)
+
+    async def on_tab_bar_tab_clicked(self, message: TabBar.TabClicked) -> None:
+        await self.runner.call("project_switch", which=str(message.index))

@@ -1,0 +1,51 @@
+"""`idea` / `idea attach`: make sure a daemon runs, then show the workspace screen."""
+
+from __future__ import annotations
+
+import sys
+
+from adapters.locations import locate
+from idea_tui.control import DaemonError, VersionMismatch, ensure_daemon, terminate_daemon
+from idea_tui.gateway import Gateway, GatewayPort
+
+
+def _ask_restart(error: VersionMismatch) -> bool:
+    print(f"idea: {error}", file=sys.stderr)
+    try:
+        answer = input("Restart the daemon now? This ends every program running in it. [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def attach(window: str | None) -> int:
+    from idea_tui.app import IdeaApp
+
+    locations = locate()
+    try:
+        ensure_daemon(locations)
+    except DaemonError as exc:
+        print(f"idea: {exc}", file=sys.stderr)
+        return 1
+
+    async def connect(width: int, height: int) -> GatewayPort:
+        return await Gateway.connect(locations, window=window, width=width, height=height)
+
+    for _attempt in range(2):
+        app = IdeaApp(connect)
+        result = app.run()
+        error = app.connect_error
+        if isinstance(error, VersionMismatch):
+            if not _ask_restart(error):
+                return 1
+            terminate_daemon(locations)
+            ensure_daemon(locations)
+            continue
+        if error is not None:
+            print(f"idea: {error}", file=sys.stderr)
+            return 1
+        if app.return_code not in (0, None):
+            return app.return_code or 1
+        print(f"[{result or app.detach_reason}]")
+        return 0
+    return 1

@@ -1,0 +1,72 @@
+"""The tree of windows, project tabs and pages (prefix + w): pick one to show it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, Tree
+
+if TYPE_CHECKING:
+    from idea_tui.actions import ActionRunner
+
+
+class TreeScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    TreeScreen { align: center middle; }
+    TreeScreen > Vertical {
+        width: 80; height: 80%; border: round $accent; background: $surface; padding: 0 1;
+    }
+    TreeScreen .hint { color: $text-muted; }
+    """
+
+    def __init__(self, runner: ActionRunner | None, overview: dict[str, Any] | None = None
+                 ) -> None:
+        super().__init__()
+        self.runner = runner
+        self.overview = overview
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Tree[dict[str, Any]]("workspace")
+            yield Static("Enter: show it · Escape: back", classes="hint")
+
+    async def on_mount(self) -> None:
+        if self.overview is None and self.runner is not None:
+            self.overview = await self.runner.call("ls") or {"windows": []}
+        tree = self.query_one(Tree)
+        tree.show_root = False
+        for window in (self.overview or {}).get("windows", []):
+            clients = f" ({window['clients']} attached)" if window.get("clients") else ""
+            wnode = tree.root.add(f"window {window['name']}{clients}",
+                                  {"window": window["name"]}, expand=True)
+            for project in window["projects"]:
+                mark = "*" if project["active"] else " "
+                pnode = wnode.add(f"{mark} {project['name']}  {project['root']}",
+                                  {"window": window["name"], "project": project["root"]},
+                                  expand=project["active"])
+                for page in project["pages"]:
+                    pmark = "*" if page["active"] else " "
+                    pnode.add_leaf(f"{pmark} {page['name']} ({len(page['cells'])} cells)",
+                                   {"window": window["name"], "project": project["root"],
+                                    "page": page["name"]})
+        tree.focus()
+
+    async def on_tree_node_selected(self, event: Tree.NodeSelected[dict[str, Any]]) -> None:
+        data = event.node.data
+        if data is None or self.runner is None:
+            return
+        await self.runner.call("attach_window", window=data["window"])
+        if "project" in data:
+            await self.runner.call("project_switch", which=data["project"])
+        if "page" in data:
+            await self.runner.call("layout_switch", project=data["project"], page=data["page"])
+        self.dismiss(None)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("escape", "q"):
+            event.stop()
+            self.dismiss(None)

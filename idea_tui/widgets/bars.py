@@ -1,0 +1,105 @@
+"""The one-line bars around the grid: project tabs on top, pages and messages below."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from adapters.ipc.messages import Scene
+
+
+class TabBar(Widget):
+    """Project tabs of the window (one tab per project, D3); click one to show it."""
+
+    DEFAULT_CSS = """
+    TabBar { height: 1; width: 1fr; background: $panel; }
+    """
+
+    class TabClicked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scene: Scene | None = None
+        self._spans: list[tuple[int, int, int]] = []
+
+    def set_scene(self, scene: Scene) -> None:
+        self.scene = scene
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        self._spans = []
+        scene = self.scene
+        if scene is None:
+            text.append(" idea — connecting…", style="dim")
+            return text
+        text.append(f" {scene.window or 'idea'} ", style="bold reverse")
+        text.append(" ")
+        if not scene.tabs:
+            text.append("no project open — prefix P: projects panel", style="dim italic")
+        for index, tab in enumerate(scene.tabs):
+            start = len(text)
+            label = f" {index + 1}:{tab.name} "
+            text.append(label, style="bold black on green" if tab.active else "")
+            self._spans.append((start, len(text), index))
+            text.append(" ")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, index in self._spans:
+            if start <= event.x < end:
+                self.post_message(self.TabClicked(index))
+                return
+
+
+class StatusBar(Widget):
+    """Pages of the project, the prefix indicator and the last message."""
+
+    DEFAULT_CSS = """
+    StatusBar { height: 1; width: 1fr; background: $panel; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scene: Scene | None = None
+        self.message = ""
+        self.level = "info"
+        self.mode = ""
+        self.prefix_label = "ctrl+b"
+
+    def set_scene(self, scene: Scene) -> None:
+        self.scene = scene
+        self.refresh()
+
+    def show(self, message: str, level: str = "info") -> None:
+        self.message, self.level = message, level
+        self.refresh()
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if self.mode:
+            text.append(f" {self.mode} ", style="bold black on yellow")
+            text.append(" ")
+        scene = self.scene
+        if scene is not None:
+            for index, page in enumerate(scene.pages):
+                label = f"{index}:{page.name}"
+                text.append(f" {label} ", style="bold reverse" if page.active else "dim")
+        if self.message:
+            style = "bold red" if self.level == "error" else "italic"
+            text.append("  " + self.message, style=style)
+        hint = f" {self.prefix_label} ? help "
+        width = self.size.width
+        if width and len(text) + len(hint) < width:
+            text.append(" " * (width - len(text) - len(hint)))
+            text.append(hint, style="dim")
+        return text

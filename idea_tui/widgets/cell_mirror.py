@@ -1,0 +1,104 @@
+"""The client's copy of one cell's screen, built from the frames the daemon sends.
+
+No emulation happens here: the daemon sends rows already emulated; the mirror keeps them,
+turns each into a Strip once (cached until the row changes) and answers "what does row y
+look like", including rows of the scrollback when the user scrolled up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.style import Style
+from textual.strip import Strip
+
+from adapters.ipc.messages import CellFrame, CellInfo
+from core.terminal import Row
+from idea_tui.widgets.row_render import RowRenderer
+
+BLANK_ROW: Row = ()
+CURSOR_STYLE = Style(reverse=True)
+
+
+@dataclass(eq=False)
+class CellMirror:
+    info: CellInfo
+    renderer: RowRenderer
+    cols: int = 0
+    rows: int = 0
+    lines: list[Row] = field(default_factory=list)
+    cursor: tuple[int, int, bool, int] = (0, 0, False, 0)
+    mouse: bool = False
+    alt_screen: bool = False
+    scroll: int = 0
+    """How many lines the view is scrolled back (0: following the screen)."""
+    history_size: int = 0
+    history: dict[int, Row] = field(default_factory=dict)
+    _strips: dict[int, Strip] = field(default_factory=dict)
+    _cursor_strip: tuple[int, Strip] | None = None
+
+    def apply(self, frame: CellFrame) -> set[int]:
+        """Take a frame in; return the screen rows to repaint."""
+        changed: set[int] = set()
+        if frame.full or frame.cols != self.cols or frame.rows != self.rows:
+            self.cols, self.rows = frame.cols, frame.rows
+            self.lines = [BLANK_ROW] * frame.rows
+            self._strips.clear()
+            changed.update(range(frame.rows))
+        for y, row in frame.lines:
+            if 0 <= y < self.rows:
+                self.lines[y] = row
+                self._strips.pop(y, None)
+                changed.add(y)
+        old_y = self.cursor[1]
+        if frame.cursor != self.cursor:
+            changed.update((old_y, frame.cursor[1]))
+            self.cursor = frame.cursor
+        self._cursor_strip = None
+        self.mouse = frame.mouse
+        self.alt_screen = frame.alt_screen
+        return {y for y in changed if 0 <= y < self.rows}
+
+    def strip(self, y: int, width: int, *, show_cursor: bool) -> Strip:
+        """Row `y` of the view as a Strip exactly `width` cells wide."""
+        if self.scroll > 0:
+            return self._scrolled_strip(y, width)
+        if not 0 <= y < self.rows:
+            return Strip.blank(width)
+        x, cursor_y, visible, _shape = self.cursor
+        if show_cursor and visible and y == cursor_y:
+            cached = self._cursor_strip
+            if cached is not None and cached[0] == width:
+                return cached[1]
+            strip = self.renderer.render_with_cursor(self.lines[y], width, x, CURSOR_STYLE)
+            self._cursor_strip = (width, strip)
+            return strip
+        strip = self._strips.get(y)
+        if strip is None or strip.cell_length != width:
+            strip = self.renderer.render(self.lines[y], width)
+            self._strips[y] = strip
+        return strip
+
+    def _scrolled_strip(self, y: int, width: int) -> Strip:
+        line = self.history_size - self.scroll + y
+        if line < 0:
+            return Strip.blank(width)
+        if line < self.history_size:
+            row = self.history.get(line)
+            return self.renderer.render(row, width) if row is not None else Strip.blank(width)
+        screen_y = line - self.history_size
+        if 0 <= screen_y < self.rows:
+            return self.renderer.render(self.lines[screen_y], width)
+        return Strip.blank(width)
+
+    def missing_history(self) -> tuple[int, int] | None:
+        """The scrollback range the current view needs and does not have yet."""
+        if self.scroll <= 0:
+            return None
+        first = max(0, self.history_size - self.scroll)
+        last = min(self.history_size, first + max(self.rows, 1))
+        needed = [line for line in range(first, last) if line not in self.history]
+        if not needed:
+            return None
+        start = max(0, needed[0] - 200)
+        return start, min(self.history_size, needed[-1] + 1) - start

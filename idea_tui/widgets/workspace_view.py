@@ -1,0 +1,321 @@
+"""The grid of cells of the shown page, drawn as one widget on Textual's Line API.
+
+The daemon decides where every cell and border lies (the `Scene`); this widget composes, for
+each screen row, the pieces that cross it: a cell's title line, a row of a cell's terminal,
+or a border column. Strips of terminal rows are cached by their `CellMirror` until the daemon
+changes the row, and only the changed rows are refreshed.
+
+Messages posted: `CellClicked`, `BorderDragged`, `CellScrolled`, `TitleClicked` — the app turns
+them into gateway calls; the widget itself never talks to the daemon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Region
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from adapters.ipc.messages import BorderInfo, CellFrame, CellInfo, Scene
+from idea_tui.widgets.cell_mirror import CellMirror
+from idea_tui.widgets.row_render import RowRenderer
+
+TITLE_STYLE = Style(color="bright_black")
+TITLE_FOCUSED = Style(color="black", bgcolor="green", bold=True)
+TITLE_ATTENTION = Style(color="black", bgcolor="yellow", bold=True)
+TITLE_EXITED = Style(color="white", bgcolor="red")
+BORDER_STYLE = Style(color="bright_black")
+BORDER_ACTIVE = Style(color="green")
+MESSAGE_STYLE = Style(color="yellow")
+OUTSIDE_STYLE = Style(color="bright_black")
+OUTSIDE_CHAR = "·"
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    x: int
+    width: int
+    kind: str  # "title", "row", "border"
+    cell: str = ""
+    row: int = 0
+
+
+class WorkspaceView(Widget, can_focus=True):
+    """The cells of one page. Keys are handled by the app (they go to the focused cell)."""
+
+    ALLOW_SELECT = False
+    DEFAULT_CSS = """
+    WorkspaceView {
+        width: 1fr;
+        height: 1fr;
+    }
+    """
+
+    class CellClicked(Message):
+        def __init__(self, cell: str, x: int, y: int, button: int, kind: str,
+                     event: events.MouseEvent) -> None:
+            super().__init__()
+            self.cell = cell
+            self.x = x
+            self.y = y
+            self.button = button
+            self.kind = kind
+            self.mouse_event = event
+
+    class BorderDragged(Message):
+        def __init__(self, border: BorderInfo, position: int, done: bool) -> None:
+            super().__init__()
+            self.border = border
+            self.position = position
+            self.done = done
+
+    class CellScrolled(Message):
+        def __init__(self, cell: str, lines: int, x: int, y: int) -> None:
+            super().__init__()
+            self.cell = cell
+            self.lines = lines
+            self.x = x
+            self.y = y
+
+    def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self.scene: Scene | None = None
+        self.mirrors: dict[str, CellMirror] = {}
+        self.renderer = RowRenderer()
+        self._plan: list[list[_Piece]] = []
+        self._cells: dict[str, CellInfo] = {}
+        self._dragging: BorderInfo | None = None
+        self.show_cursor = True
+        self.key_handler: Callable[[str, str | None], Awaitable[None]] | None = None
+        self.paste_handler: Callable[[str], Awaitable[None]] | None = None
+
+    # ─── keyboard ────────────────────────────────────────────────────────────────────
+
+    async def on_key(self, event: events.Key) -> None:
+        # Every key is the cell's or the prefix table's: stopping the event here keeps
+        # Textual's own bindings (tab, ctrl+c, ...) from ever seeing it.
+        event.stop()
+        event.prevent_default()
+        if self.key_handler is not None:
+            await self.key_handler(event.key, event.character)
+
+    async def on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        if self.paste_handler is not None:
+            await self.paste_handler(event.text)
+
+    def on_blur(self) -> None:
+        self.refresh_focused()
+
+    def on_focus(self) -> None:
+        self.refresh_focused()
+
+    def refresh_focused(self) -> None:
+        cell = self.focused_cell
+        if cell is not None:
+            self.refresh_cell(cell.id)
+
+    # ─── updates from the daemon ─────────────────────────────────────────────────────
+
+    def set_scene(self, scene: Scene) -> None:
+        self.scene = scene
+        self._cells = {cell.id: cell for cell in scene.cells}
+        for cell_id in list(self.mirrors):
+            if cell_id not in self._cells:
+                del self.mirrors[cell_id]
+        for cell in scene.cells:
+            mirror = self.mirrors.get(cell.id)
+            if mirror is None:
+                self.mirrors[cell.id] = CellMirror(cell, self.renderer)
+            else:
+                mirror.info = cell
+        self._plan = self._build_plan(scene)
+        self.refresh()
+
+    def apply_frame(self, frame: CellFrame) -> None:
+        mirror = self.mirrors.get(frame.cell)
+        cell = self._cells.get(frame.cell)
+        if mirror is None or cell is None:
+            return
+        rows = mirror.apply(frame)
+        if mirror.scroll > 0:
+            return  # the user is reading the scrollback: keep the view still
+        for y in rows:
+            self.refresh(Region(cell.x, cell.y + 1 + y, cell.width, 1))
+
+    @property
+    def focused_cell(self) -> CellInfo | None:
+        if self.scene is None or self.scene.focused is None:
+            return None
+        return self._cells.get(self.scene.focused)
+
+    def refresh_cell(self, cell_id: str) -> None:
+        cell = self._cells.get(cell_id)
+        if cell is not None:
+            self.refresh(Region(cell.x, cell.y, cell.width, cell.height))
+
+    # ─── drawing ─────────────────────────────────────────────────────────────────────
+
+    @staticmethod
+    def _build_plan(scene: Scene) -> list[list[_Piece]]:
+        plan: list[list[_Piece]] = [[] for _ in range(scene.height)]
+        for cell in scene.cells:
+            for dy in range(cell.height):
+                y = cell.y + dy
+                if 0 <= y < scene.height:
+                    kind = "title" if dy == 0 else "row"
+                    plan[y].append(_Piece(cell.x, cell.width, kind, cell.id, dy - 1))
+        for border in scene.borders:
+            if not border.vertical:
+                continue
+            for dy in range(border.length):
+                y = border.y + dy
+                if 0 <= y < scene.height:
+                    plan[y].append(_Piece(border.x, 1, "border"))
+        for pieces in plan:
+            pieces.sort(key=lambda piece: piece.x)
+        return plan
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        scene = self.scene
+        if scene is None or y >= len(self._plan):
+            return Strip([Segment(OUTSIDE_CHAR * width, OUTSIDE_STYLE)], width) if (
+                scene is not None and width) else Strip.blank(width)
+        strips: list[Strip] = []
+        x = 0
+        for piece in self._plan[y]:
+            if piece.x > x:
+                strips.append(Strip.blank(piece.x - x))
+            strips.append(self._render_piece(piece))
+            x = piece.x + piece.width
+        if x < scene.width:
+            strips.append(Strip.blank(scene.width - x))
+            x = scene.width
+        if x < width:
+            strips.append(Strip([Segment(OUTSIDE_CHAR * (width - x), OUTSIDE_STYLE)], width - x))
+        return Strip.join(strips).crop(0, width)
+
+    def _render_piece(self, piece: _Piece) -> Strip:
+        if piece.kind == "border":
+            return Strip([Segment("│", BORDER_STYLE)], 1)
+        cell = self._cells[piece.cell]
+        if piece.kind == "title":
+            return self._title_strip(cell)
+        mirror = self.mirrors[cell.id]
+        if cell.message and not cell.running and cell.exit_code is None:
+            return self._message_strip(cell, piece.row)
+        show_cursor = self.show_cursor and cell.focused and self.has_focus
+        return mirror.strip(piece.row, cell.width, show_cursor=show_cursor)
+
+    def _title_strip(self, cell: CellInfo) -> Strip:
+        mirror = self.mirrors.get(cell.id)
+        name = cell.command or cell.kind
+        label = f" {cell.index} {name}"
+        if cell.title and cell.title != name:
+            label += f": {cell.title}"
+        if not cell.running and cell.exit_code is not None:
+            label += f" [exited {cell.exit_code} · Enter restarts]"
+        if mirror is not None and mirror.scroll > 0:
+            label += f" [scrolled {mirror.scroll}/{mirror.history_size}]"
+        if self.scene is not None and self.scene.zoomed:
+            label += " [zoom]"
+        label += " "
+        if not cell.running and cell.exit_code is not None:
+            style = TITLE_EXITED
+        elif cell.attention:
+            style = TITLE_ATTENTION
+        elif cell.focused:
+            style = TITLE_FOCUSED
+        else:
+            style = TITLE_STYLE
+        label = label[: cell.width]
+        fill = "─" * (cell.width - len(label))
+        return Strip([Segment(label, style), Segment(fill, BORDER_ACTIVE if cell.focused
+                                                     else BORDER_STYLE)], cell.width)
+
+    def _message_strip(self, cell: CellInfo, row: int) -> Strip:
+        lines = [cell.message[i:i + max(1, cell.width - 2)]
+                 for i in range(0, len(cell.message), max(1, cell.width - 2))]
+        if 0 <= row - 1 < len(lines):
+            text = (" " + lines[row - 1])[: cell.width]
+            return Strip([Segment(text.ljust(cell.width), MESSAGE_STYLE)], cell.width)
+        return Strip.blank(cell.width)
+
+    # ─── mouse ───────────────────────────────────────────────────────────────────────
+
+    def cell_at(self, x: int, y: int) -> CellInfo | None:
+        for cell in self._cells.values():
+            if cell.x <= x < cell.x + cell.width and cell.y <= y < cell.y + cell.height:
+                return cell
+        return None
+
+    def border_at(self, x: int, y: int) -> BorderInfo | None:
+        if self.scene is None:
+            return None
+        for border in self.scene.borders:
+            if border.vertical and x == border.x and border.y <= y < border.y + border.length:
+                return border
+            if not border.vertical and y == border.y and border.x <= x < border.x + border.length:
+                return border
+        return None
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        border = self.border_at(event.x, event.y)
+        if border is not None and (border.vertical or self._on_title(event.x, event.y)):
+            self._dragging = border
+            self.capture_mouse()
+            event.stop()
+            return
+        self._post_click(event, "press")
+
+    def _on_title(self, x: int, y: int) -> bool:
+        cell = self.cell_at(x, y)
+        return cell is not None and cell.y == y
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._dragging is not None:
+            position = event.x if self._dragging.vertical else event.y
+            self.post_message(self.BorderDragged(self._dragging, position, done=False))
+            event.stop()
+            return
+        if event.button:
+            self._post_click(event, "drag")
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        if self._dragging is not None:
+            position = event.x if self._dragging.vertical else event.y
+            self.post_message(self.BorderDragged(self._dragging, position, done=True))
+            self._dragging = None
+            self.release_mouse()
+            event.stop()
+            return
+        self._post_click(event, "release")
+
+    def _post_click(self, event: events.MouseEvent, kind: str) -> None:
+        cell = self.cell_at(event.x, event.y)
+        if cell is None:
+            return
+        button = {1: 0, 2: 1, 3: 2}.get(event.button, 0)
+        self.post_message(self.CellClicked(cell.id, event.x - cell.x, event.y - cell.y - 1,
+                                           button, kind, event))
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        cell = self.cell_at(event.x, event.y)
+        if cell is not None:
+            self.post_message(self.CellScrolled(cell.id, 3, event.x - cell.x,
+                                                event.y - cell.y - 1))
+            event.stop()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        cell = self.cell_at(event.x, event.y)
+        if cell is not None:
+            self.post_message(self.CellScrolled(cell.id, -3, event.x - cell.x,
+                                                event.y - cell.y - 1))
+            event.stop()
