@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 FRAME_INTERVAL = 0.012
 LAGGING_BYTES = 1 << 20
+POLL_INTERVAL = 1.0
 
 
 @dataclass(eq=False)
@@ -110,6 +111,8 @@ class DaemonServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopped = asyncio.Event()
         self._stop_task: asyncio.Task[None] | None = None
+        self._poll_task: asyncio.Task[None] | None = None
+        self._shown_commands: dict[str | None, tuple[str | None, ...]] = {}
 
     # ─── Listener (called by the service) ────────────────────────────────────────────
 
@@ -138,13 +141,35 @@ class DaemonServer:
             os.umask(old_umask)
         os.chmod(self.socket_path, 0o600)
         log.info("listening on %s", self.socket_path)
+        self._poll_task = self._loop.create_task(self._poll_foreground())
 
     def request_stop(self, reason: str) -> None:
         """Stop serving soon (from a signal handler or a command)."""
         if self._loop is not None:
             self._stop_task = self._loop.create_task(self.stop(reason))
 
+    async def _poll_foreground(self) -> None:
+        """Redraw titles when the program in front changes (vim started in a shell...).
+
+        Like tmux's automatic-rename, this polls: the kernel does not tell us when a shell
+        hands the terminal to another process group. Only windows with a client are polled.
+        """
+        while True:
+            await asyncio.sleep(POLL_INTERVAL)
+            service = self._service()
+            windows = {c.window_id for c in self.clients.values() if c.attached}
+            for window_id in windows:
+                commands = tuple(
+                    session.pty.foreground_command() if session.pty else None
+                    for _cell, session in visible_sessions(service, window_id)
+                )
+                if self._shown_commands.get(window_id) != commands:
+                    self._shown_commands[window_id] = commands
+                    self.scene_changed(window_id)
+
     async def stop(self, reason: str = "the server was stopped") -> None:
+        if self._poll_task is not None:
+            self._poll_task.cancel()
         for client in list(self.clients.values()):
             if client.attached:
                 client.send(Detached(reason=reason))

@@ -63,9 +63,10 @@ class IdeaApp(App[str], inherit_bindings=False):
         view.paste_handler = self.handle_paste
         view.focus()
         self.status.prefix_label = self.prefix
-        size = view.size
+        # The grid is not laid out yet: its size is the screen's less the two bars.
+        width, height = self.size.width, self.size.height - 2
         try:
-            gateway = await self._connect(max(size.width, 1), max(size.height, 1))
+            gateway = await self._connect(max(width, 1), max(height, 1))
         except DaemonError as exc:
             # Reported by `attach` once the screen is restored (a version mismatch offers
             # a restart there).

@@ -31,18 +31,21 @@ _CACHE_LIMIT = 8_192
 # first character; `lastindex` names the alternative that matched.
 _TOKEN = re.compile(
     r"[\x00-\x1f\x7f-\x9f](?:"
-    r"(?<=\x1b)(\[([<=>?]?)([0-9:;]*)([ -/]?)([@-~]))"  # 1 CSI: 2 marker 3 params 4 inter 5 final
-    r"|(?<=\r)(\n)"  # 6 CR LF, the commonest pair, in one dispatch
-    # 7 OSC (8 payload) ended by BEL or ESC + any character (tmux consumes both; ESC \ is ST)
+    # 1 SGR params, 2 the text that follows it: the commonest pair in coloured output, taken
+    # in one step
+    r"(?<=\x1b)\[([0-9:;]*)m([^\x00-\x1f\x7f-\x9f]*)"
+    r"|(?<=\x1b)(\[([<=>?]?)([0-9:;]*)([ -/]?)([@-~]))"  # 3 CSI: 4 marker 5 params 6 inter 7 final
+    r"|(?<=\r)(\n)"  # 8 CR LF, the commonest control pair, in one dispatch
+    # 9 OSC (10 payload) ended by BEL or ESC + any character (tmux consumes both; ESC \ is ST)
     r"|(?<=\x1b)(\]([^\x07\x1b]*)(?:\x07|\x1b.))"
-    r"|(?<=\x1b)([PX^_][^\x1b]*\x1b.)"  # 9 DCS, SOS, PM, APC: consumed and ignored
-    r"|(?<=\x1b)((?:\[[0-?]*[ -/]*|[ -/]*)\Z)"  # 10 sequence cut by the end of the chunk
-    r"|(?<=\x1b)([\]PX^_])"  # 11 string with no terminator in this chunk
-    # 12 ESC sequence: 13 intermediates + 14 final, or 15 final alone
+    r"|(?<=\x1b)([PX^_][^\x1b]*\x1b.)"  # 11 DCS, SOS, PM, APC: consumed and ignored
+    r"|(?<=\x1b)((?:\[[0-?]*[ -/]*|[ -/]*)\Z)"  # 12 sequence cut by the end of the chunk
+    r"|(?<=\x1b)([\]PX^_])"  # 13 string with no terminator in this chunk
+    # 14 ESC sequence: 15 intermediates + 16 final, or 17 final alone
     r"|(?<=\x1b)((?:([ -/]+)([0-~])|([0-OQ-WYZ\\`-~])))"
-    r"|(?<=\x1b)(\[[0-?\x00-\x17\x19\x1c-\x1f]*[ -/]*[@-~])"  # 16 CSI with C0 or odd params
-    r"|(?<=\x1b)(\[[0-?]*[ -/]*[\x18\x1a])"  # 17 CSI cancelled by CAN/SUB
-    # 18 any other single control: C0, DEL, a stray ESC, C1 (ignored: UTF-8 terminals do
+    r"|(?<=\x1b)(\[[0-?\x00-\x17\x19\x1c-\x1f]*[ -/]*[@-~])"  # 18 CSI with C0 or odd params
+    r"|(?<=\x1b)(\[[0-?]*[ -/]*[\x18\x1a])"  # 19 CSI cancelled by CAN/SUB
+    # 20 any other single control: C0, DEL, a stray ESC, C1 (ignored: UTF-8 terminals do
     # not act on C1 code points)
     r"|()"
     r")",
@@ -98,6 +101,7 @@ class IdeaStream:
             self._pending = ""
         screen = self.screen
         draw = screen.draw
+        sgr = screen.sgr
         pos = 0
         for match in _TOKEN.finditer(data):
             start = match.start()
@@ -105,34 +109,39 @@ class IdeaStream:
                 draw(data[pos:start])
             pos = match.end()
             kind = match.lastindex
-            if kind == 1:
+            if kind == 2:
+                sgr(match.group(1))
+                text = match.group(2)
+                if text:
+                    draw(text)
+            elif kind == 3:
                 seq = match.group()
                 action = self._csi_cache.get(seq)
                 if action is None:
-                    action = self._build(seq, *match.group(2, 3, 4, 5))
+                    action = self._build(seq, *match.group(4, 5, 6, 7))
                 action()
-            elif kind == 6:
+            elif kind == 8:
                 screen.crlf()
-            elif kind == 18:
+            elif kind == 20:
                 self._c0[match.group()]()
-            elif kind == 7:
-                payload = match.group(8)
+            elif kind == 9:
+                payload = match.group(10)
                 if len(payload) <= MAX_STRING:
                     handle_osc(screen, payload)
+            elif kind == 14:
+                self._esc(match.group(15), match.group(16) or match.group(17))
             elif kind == 12:
-                self._esc(match.group(13), match.group(14) or match.group(15))
-            elif kind == 10:
                 tail = match.group()
                 if len(tail) <= MAX_PENDING:
                     self._pending = tail
                 return
-            elif kind == 11:
-                self._string_kind = match.group(11)
+            elif kind == 13:
+                self._string_kind = match.group(13)
                 rest = self._continue_string(data[pos:])
                 if rest:
                     self.feed(rest)
                 return
-            elif kind == 16:
+            elif kind == 18:
                 self._odd_csi(match.group())
         if pos < len(data):
             draw(data[pos:])
