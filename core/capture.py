@@ -58,7 +58,9 @@ def rows_to_ansi(rows: Iterable[Row]) -> str:
         parts: list[str] = []
         current = (DEFAULT_COLOR, DEFAULT_COLOR, 0)
         runs = list(row)
-        while runs and runs[-1][1:] == (DEFAULT_COLOR, DEFAULT_COLOR, 0) and not runs[-1][0].strip():
+        while (
+            runs and runs[-1][1:] == (DEFAULT_COLOR, DEFAULT_COLOR, 0) and not runs[-1][0].strip()
+        ):
             runs.pop()
         if runs and runs[-1][1:] == (DEFAULT_COLOR, DEFAULT_COLOR, 0):
             text, fg, bg, attrs = runs[-1]

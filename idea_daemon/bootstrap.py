@@ -7,10 +7,10 @@ import os
 from adapters.emulator import PyteEmulator
 from adapters.locations import Locations
 from core.terminal import TerminalEmulator
+from core.version import VERSION
 from idea_daemon.commands import HANDLERS
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
-from core.version import VERSION
 
 
 def build(locations: Locations, *, scrollback_lines: int = 10_000) -> DaemonServer:

@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from core.capture import row_text, rows_to_ansi
 from core.keys import parse_key_spec, wrap_paste
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves
-from core.capture import row_text, rows_to_ansi
 from idea_daemon.server import ClientConnection, DaemonServer
 from idea_daemon.service import CellRef, CommandError, ConfirmationNeeded, WorkspaceService
 
@@ -23,9 +23,11 @@ Handler = Callable[[DaemonServer, ClientConnection, dict[str, Any]], Any]
 HANDLERS: dict[str, Handler] = {}
 
 _DIRECTIONS = {
-    "right": (Direction.ROW, False), "h": (Direction.ROW, False),
+    "right": (Direction.ROW, False),
+    "h": (Direction.ROW, False),
     "left": (Direction.ROW, True),
-    "down": (Direction.COLUMN, False), "v": (Direction.COLUMN, False),
+    "down": (Direction.COLUMN, False),
+    "v": (Direction.COLUMN, False),
     "up": (Direction.COLUMN, True),
 }
 
@@ -34,6 +36,7 @@ def command(name: str) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         HANDLERS[name] = handler
         return handler
+
     return register
 
 
@@ -63,8 +66,9 @@ def caller_window(server: DaemonServer, client: ClientConnection) -> str | None:
     return service.workspace.windows[0].id if service.workspace.windows else None
 
 
-def _target(server: DaemonServer, client: ClientConnection, params: dict[str, Any],
-            key: str = "target") -> CellRef:
+def _target(
+    server: DaemonServer, client: ClientConnection, params: dict[str, Any], key: str = "target"
+) -> CellRef:
     value = params.get(key)
     if value is not None and not isinstance(value, str):
         raise CommandError(f"{key} must be a string")
@@ -86,8 +90,9 @@ def _int(params: dict[str, Any], key: str, default: int, low: int, high: int) ->
 
 def describe_cell(service: WorkspaceService, ref: CellRef) -> dict[str, Any]:
     layout = ref.runtime.layout(ref.layout_id)
-    index = next(i for i, leaf in enumerate(iter_leaves(layout.tree.root))
-                 if leaf.id == ref.leaf.id)
+    index = next(
+        i for i, leaf in enumerate(iter_leaves(layout.tree.root)) if leaf.id == ref.leaf.id
+    )
     session = service.session_of(ref)
     info: dict[str, Any] = {
         "id": ref.leaf.id,
@@ -173,14 +178,20 @@ def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any
 def set_border(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = service.active_runtime(caller_window(server, client))
-    service.set_border(runtime, runtime.active.id, str(params["container"]),
-                       _int(params, "index", 0, 0, 1000), _int(params, "position", 0, 0, 100000),
-                       bool(params.get("vertical", True)))
+    service.set_border(
+        runtime,
+        runtime.active.id,
+        str(params["container"]),
+        _int(params, "index", 0, 0, 1000),
+        _int(params, "position", 0, 0, 100000),
+        bool(params.get("vertical", True)),
+    )
     return None
 
 
-def _other(server: DaemonServer, client: ClientConnection, params: dict[str, Any],
-           ref: CellRef) -> CellRef:
+def _other(
+    server: DaemonServer, client: ClientConnection, params: dict[str, Any], ref: CellRef
+) -> CellRef:
     if params.get("other") is not None:
         return _target(server, client, params, "other")
     how = params.get("direction")
@@ -301,8 +312,13 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
     else:
         text = "\n".join(row_text(row).rstrip() for row in rows)
     cursor = emulator.cursor()
-    return {"text": text, "cols": emulator.cols, "rows": emulator.rows,
-            "cursor": [cursor.x, cursor.y], "cell": ref.leaf.id}
+    return {
+        "text": text,
+        "cols": emulator.cols,
+        "rows": emulator.rows,
+        "cursor": [cursor.x, cursor.y],
+        "cell": ref.leaf.id,
+    }
 
 
 @command("history")
@@ -315,8 +331,11 @@ def history(server: DaemonServer, client: ClientConnection, params: dict[str, An
     size = session.emulator.history_size()
     start = _int(params, "start", max(0, size - 100), 0, max(size, 0))
     count = _int(params, "count", 100, 0, 100_000)
-    return {"size": size, "start": start,
-            "rows": session.emulator.render_history(start, min(count, size - start))}
+    return {
+        "size": size,
+        "start": start,
+        "rows": session.emulator.render_history(start, min(count, size - start)),
+    }
 
 
 @command("list_cells")
@@ -325,10 +344,14 @@ def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str,
     if params.get("all"):
         refs = list(service.iter_cells())
     else:
-        runtime = (service.runtime_of(params["project"]) if params.get("project")
-                   else service.active_runtime(caller_window(server, client)))
-        layout = (service.find_page(runtime, params["page"]) if params.get("page")
-                  else runtime.active)
+        runtime = (
+            service.runtime_of(params["project"])
+            if params.get("project")
+            else service.active_runtime(caller_window(server, client))
+        )
+        layout = (
+            service.find_page(runtime, params["page"]) if params.get("page") else runtime.active
+        )
         refs = [CellRef(runtime, layout.id, leaf) for leaf in iter_leaves(layout.tree.root)]
     return [describe_cell(service, ref) for ref in refs]
 
@@ -341,6 +364,7 @@ def version(server: DaemonServer, client: ClientConnection, params: dict[str, An
     import os
 
     from adapters.ipc.messages import PROTOCOL_VERSION
+
     return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid()}
 
 
@@ -381,8 +405,14 @@ def clients(server: DaemonServer, client: ClientConnection, params: dict[str, An
         if not other.attached:
             continue
         window = next((w for w in service.workspace.windows if w.id == other.window_id), None)
-        found.append({"id": other.id, "window": window.name if window else None,
-                      "width": other.width, "height": other.height})
+        found.append(
+            {
+                "id": other.id,
+                "window": window.name if window else None,
+                "width": other.width,
+                "height": other.height,
+            }
+        )
     return found
 
 

@@ -18,8 +18,9 @@ def _path(params: dict[str, Any]) -> str:
     return path
 
 
-def _project(server: DaemonServer, client: ClientConnection,
-             params: dict[str, Any]) -> ProjectRuntime:
+def _project(
+    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
+) -> ProjectRuntime:
     service = _svc(server)
     name = params.get("project")
     if name:
@@ -65,8 +66,9 @@ def project_open(server: DaemonServer, client: ClientConnection, params: dict[st
     return describe_project(service, runtime)
 
 
-def _window_param(server: DaemonServer, client: ClientConnection,
-                  params: dict[str, Any]) -> str | None:
+def _window_param(
+    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
+) -> str | None:
     name = params.get("window")
     if name:
         return _svc(server).window_by_name(str(name)).id
@@ -84,7 +86,9 @@ def project_close(server: DaemonServer, client: ClientConnection, params: dict[s
 @command("project_switch")
 def project_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
-    runtime = service.switch_project(caller_window(server, client), str(params.get("which", "next")))
+    runtime = service.switch_project(
+        caller_window(server, client), str(params.get("which", "next"))
+    )
     return describe_project(service, runtime)
 
 
@@ -97,8 +101,15 @@ def project_list(server: DaemonServer, client: ClientConnection, params: dict[st
         if runtime is not None:
             listed.append(describe_project(service, runtime))
         else:
-            listed.append({"id": entry.id, "name": entry.name, "root": entry.root,
-                           "window": None, "open": False})
+            listed.append(
+                {
+                    "id": entry.id,
+                    "name": entry.name,
+                    "root": entry.root,
+                    "window": None,
+                    "open": False,
+                }
+            )
     return listed
 
 
@@ -141,12 +152,21 @@ def window_list(server: DaemonServer, client: ClientConnection, params: dict[str
     service = _svc(server)
     listed = []
     for window in service.workspace.windows:
-        attached = sum(1 for c in server.clients.values()
-                       if c.attached and c.window_id == window.id)
+        attached = sum(
+            1 for c in server.clients.values() if c.attached and c.window_id == window.id
+        )
         names = [service.projects[root].name for root in window.tabs if root in service.projects]
         width, height = service.size_of(window.id)
-        listed.append({"id": window.id, "name": window.name, "projects": names,
-                       "clients": attached, "width": width, "height": height})
+        listed.append(
+            {
+                "id": window.id,
+                "name": window.name,
+                "projects": names,
+                "clients": attached,
+                "width": width,
+                "height": height,
+            }
+        )
     return listed
 
 
@@ -154,10 +174,16 @@ def window_list(server: DaemonServer, client: ClientConnection, params: dict[str
 
 
 def _describe_pages(runtime: ProjectRuntime) -> list[dict[str, Any]]:
-    return [{"id": lay.id, "name": lay.name, "kind": lay.kind.value,
-             "active": lay.id == runtime.active.id,
-             "cells": sum(1 for _ in iter_leaves(lay.tree.root))}
-            for lay in runtime.layouts.layouts]
+    return [
+        {
+            "id": lay.id,
+            "name": lay.name,
+            "kind": lay.kind.value,
+            "active": lay.id == runtime.active.id,
+            "cells": sum(1 for _ in iter_leaves(lay.tree.root)),
+        }
+        for lay in runtime.layouts.layouts
+    ]
 
 
 @command("layout_list")
@@ -208,16 +234,35 @@ def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -
                 continue
             pages = []
             for layout in runtime.layouts.layouts:
-                cells = [describe_cell(service, CellRef(runtime, layout.id, leaf))
-                         for leaf in iter_leaves(layout.tree.root)]
-                pages.append({"name": layout.name, "kind": layout.kind.value,
-                              "active": layout.id == runtime.active.id, "cells": cells})
-            projects.append({"name": runtime.name, "root": runtime.root,
-                             "active": root == window.active, "pages": pages,
-                             "problems": list(runtime.problems)})
-        attached = sum(1 for c in server.clients.values()
-                       if c.attached and c.window_id == window.id)
-        windows.append({"name": window.name, "id": window.id, "clients": attached,
-                        "projects": projects})
-    return {"windows": windows, "problems": list(service.problems),
-            "sessions": len(service.sessions)}
+                cells = [
+                    describe_cell(service, CellRef(runtime, layout.id, leaf))
+                    for leaf in iter_leaves(layout.tree.root)
+                ]
+                pages.append(
+                    {
+                        "name": layout.name,
+                        "kind": layout.kind.value,
+                        "active": layout.id == runtime.active.id,
+                        "cells": cells,
+                    }
+                )
+            projects.append(
+                {
+                    "name": runtime.name,
+                    "root": runtime.root,
+                    "active": root == window.active,
+                    "pages": pages,
+                    "problems": list(runtime.problems),
+                }
+            )
+        attached = sum(
+            1 for c in server.clients.values() if c.attached and c.window_id == window.id
+        )
+        windows.append(
+            {"name": window.name, "id": window.id, "clients": attached, "projects": projects}
+        )
+    return {
+        "windows": windows,
+        "problems": list(service.problems),
+        "sessions": len(service.sessions),
+    }

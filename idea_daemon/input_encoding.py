@@ -23,6 +23,13 @@ def encode(message: KeyInput | RawInput | PasteInput | MouseInput, modes: Termin
         kind = MouseKind(message.kind)
     except ValueError:
         return b""
-    event = MouseEvent(kind=kind, button=message.button, x=message.x, y=message.y,
-                       shift=message.shift, alt=message.alt, ctrl=message.ctrl)
+    event = MouseEvent(
+        kind=kind,
+        button=message.button,
+        x=message.x,
+        y=message.y,
+        shift=message.shift,
+        alt=message.alt,
+        ctrl=message.ctrl,
+    )
     return encode_mouse(event, modes) or b""

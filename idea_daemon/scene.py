@@ -17,24 +17,51 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
     workspace = service.workspace
     window = next((w for w in workspace.windows if w.id == window_id), None)
     width, height = service.size_of(window_id)
-    windows = [WindowInfo(id=w.id, name=w.name, active=w.id == window_id)
-               for w in workspace.windows]
+    windows = [
+        WindowInfo(id=w.id, name=w.name, active=w.id == window_id) for w in workspace.windows
+    ]
     if window is None:
-        return Scene(window="", windows=windows, tabs=[], pages=[], width=width, height=height,
-                     cells=[], borders=[], prefix=prefix)
+        return Scene(
+            window="",
+            windows=windows,
+            tabs=[],
+            pages=[],
+            width=width,
+            height=height,
+            cells=[],
+            borders=[],
+            prefix=prefix,
+        )
     tabs = []
     for root in window.tabs:
         runtime = service.projects.get(root)
         if runtime is not None:
-            tabs.append(TabInfo(project=runtime.project.id, name=runtime.name, root=root,
-                                active=root == window.active))
+            tabs.append(
+                TabInfo(
+                    project=runtime.project.id,
+                    name=runtime.name,
+                    root=root,
+                    active=root == window.active,
+                )
+            )
     runtime = service.projects.get(window.active) if window.active else None
     if runtime is None:
-        return Scene(window=window.name, windows=windows, tabs=tabs, pages=[], width=width,
-                     height=height, cells=[], borders=[], prefix=prefix)
+        return Scene(
+            window=window.name,
+            windows=windows,
+            tabs=tabs,
+            pages=[],
+            width=width,
+            height=height,
+            cells=[],
+            borders=[],
+            prefix=prefix,
+        )
     layout = runtime.active
-    pages = [PageInfo(id=lay.id, name=lay.name, kind=lay.kind.value,
-                      active=lay.id == layout.id) for lay in runtime.layouts.layouts]
+    pages = [
+        PageInfo(id=lay.id, name=lay.name, kind=lay.kind.value, active=lay.id == layout.id)
+        for lay in runtime.layouts.layouts
+    ]
     focused = runtime.focused_leaf(layout.id)
     page = runtime.page(layout.id)
     geometry = geo.compute(layout.tree, width, height, page.zoomed)
@@ -43,8 +70,15 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
         rect = geometry.cells.get(leaf.id)
         if rect is None:
             continue
-        info = CellInfo(id=leaf.id, index=index, x=rect.x, y=rect.y, width=rect.width,
-                        height=rect.height, focused=leaf.id == focused)
+        info = CellInfo(
+            id=leaf.id,
+            index=index,
+            x=rect.x,
+            y=rect.y,
+            width=rect.width,
+            height=rect.height,
+            focused=leaf.id == focused,
+        )
         if layout.kind is not LayoutKind.TERMINAL:
             info.kind = layout.kind.value
             info.running = False
@@ -53,12 +87,30 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
             session = service.sessions.get(leaf.session) if leaf.session else None
             _describe(info, session)
         cells.append(info)
-    borders = [BorderInfo(vertical=b.orientation is geo.Orientation.VERTICAL, x=b.x, y=b.y,
-                          length=b.length, container=b.container_id, index=b.index)
-               for b in geometry.borders]
-    return Scene(window=window.name, windows=windows, tabs=tabs, pages=pages, width=width,
-                 height=height, cells=cells, borders=borders, focused=focused,
-                 zoomed=page.zoomed is not None, prefix=prefix)
+    borders = [
+        BorderInfo(
+            vertical=b.orientation is geo.Orientation.VERTICAL,
+            x=b.x,
+            y=b.y,
+            length=b.length,
+            container=b.container_id,
+            index=b.index,
+        )
+        for b in geometry.borders
+    ]
+    return Scene(
+        window=window.name,
+        windows=windows,
+        tabs=tabs,
+        pages=pages,
+        width=width,
+        height=height,
+        cells=cells,
+        borders=borders,
+        focused=focused,
+        zoomed=page.zoomed is not None,
+        prefix=prefix,
+    )
 
 
 def _describe(info: CellInfo, session: TerminalSession | None) -> None:
@@ -77,8 +129,9 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
     info.exit_code = session.exit_code
 
 
-def visible_sessions(service: WorkspaceService,
-                     window_id: str | None) -> list[tuple[str, TerminalSession]]:
+def visible_sessions(
+    service: WorkspaceService, window_id: str | None
+) -> list[tuple[str, TerminalSession]]:
     """(cell id, session) of every cell a client of this window sees."""
     window = next((w for w in service.workspace.windows if w.id == window_id), None)
     if window is None or window.active is None:

@@ -16,7 +16,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adapters.ipc import framing
 from adapters.ipc.messages import (
@@ -39,6 +39,9 @@ from adapters.ipc.messages import (
 from core.errors import IdeaError
 from idea_daemon.scene import build_scene, visible_sessions
 from idea_daemon.session import TerminalSession
+
+if TYPE_CHECKING:
+    from idea_daemon.service import WorkspaceService
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +98,6 @@ class DaemonServer:
     """Serves clients on the Unix socket; the composition root wires it to the service."""
 
     def __init__(self, version: str, socket_path: str) -> None:
-        from idea_daemon.service import WorkspaceService
-
         self.version = version
         self.socket_path = socket_path
         self.service: WorkspaceService | None = None
@@ -215,10 +216,16 @@ class DaemonServer:
             raise framing.FrameError("the first message must be a hello")
         protocol = hello.get("protocol")
         if protocol != PROTOCOL_VERSION:
-            client.writer.write(framing.encode(Refused(
-                protocol=PROTOCOL_VERSION, daemon_version=self.version,
-                reason=f"protocol {protocol} is not the daemon's protocol {PROTOCOL_VERSION}",
-            )))
+            client.writer.write(
+                framing.encode(
+                    Refused(
+                        protocol=PROTOCOL_VERSION,
+                        daemon_version=self.version,
+                        reason=f"protocol {protocol} is not the daemon's protocol "
+                        f"{PROTOCOL_VERSION}",
+                    )
+                )
+            )
             await client.writer.drain()
             return False
         message = framing.decode_client(body)
@@ -228,8 +235,14 @@ class DaemonServer:
         client.env = dict(message.env)
         client.cell = message.cell
         client.last_active = time.monotonic()
-        client.send(Welcome(protocol=PROTOCOL_VERSION, daemon_version=self.version,
-                            daemon_pid=os.getpid(), client_id=client.id))
+        client.send(
+            Welcome(
+                protocol=PROTOCOL_VERSION,
+                daemon_version=self.version,
+                daemon_pid=os.getpid(),
+                client_id=client.id,
+            )
+        )
         if client.kind == "tui":
             try:
                 client.window_id = self._choose_window(message.window)
@@ -262,8 +275,9 @@ class DaemonServer:
 
     def _on_client_gone(self, client: ClientConnection) -> None:
         # Another client of the same window takes over the size.
-        others = [c for c in self.clients.values()
-                  if c.attached and c.window_id == client.window_id]
+        others = [
+            c for c in self.clients.values() if c.attached and c.window_id == client.window_id
+        ]
         if others:
             self.claim_size(max(others, key=lambda c: c.last_active))
 
@@ -284,8 +298,11 @@ class DaemonServer:
             if client.closed:
                 return
 
-    def _input(self, client: ClientConnection,
-               message: KeyInput | RawInput | PasteInput | MouseInput | Hello) -> None:
+    def _input(
+        self,
+        client: ClientConnection,
+        message: KeyInput | RawInput | PasteInput | MouseInput | Hello,
+    ) -> None:
         from idea_daemon import input_encoding
 
         service = self._service()
@@ -304,8 +321,11 @@ class DaemonServer:
         del service
 
     def _is_latest(self, client: ClientConnection, previous: float) -> bool:
-        return any(c.last_active > previous for c in self.clients.values()
-                   if c is not client and c.attached and c.window_id == client.window_id)
+        return any(
+            c.last_active > previous
+            for c in self.clients.values()
+            if c is not client and c.attached and c.window_id == client.window_id
+        )
 
     def _session_for_cell(self, cell_id: str) -> TerminalSession | None:
         service = self._service()
@@ -318,8 +338,14 @@ class DaemonServer:
     async def _dispatch(self, client: ClientConnection, request: Request) -> None:
         handler = self.handlers.get(request.method)
         if handler is None:
-            client.send(Response(id=request.id, error=ErrorInfo(
-                code="unknown_command", message=f"unknown command: {request.method}")))
+            client.send(
+                Response(
+                    id=request.id,
+                    error=ErrorInfo(
+                        code="unknown_command", message=f"unknown command: {request.method}"
+                    ),
+                )
+            )
             return
         try:
             result = handler(self, client, request.params)
@@ -329,18 +355,29 @@ class DaemonServer:
             code = getattr(exc, "code", type(exc).__name__)
             client.send(Response(id=request.id, error=ErrorInfo(code=code, message=exc.message)))
         except (TypeError, ValueError, KeyError) as exc:
-            client.send(Response(id=request.id, error=ErrorInfo(
-                code="bad_request", message=f"{request.method}: {exc}")))
+            client.send(
+                Response(
+                    id=request.id,
+                    error=ErrorInfo(code="bad_request", message=f"{request.method}: {exc}"),
+                )
+            )
         except Exception as exc:
             log.exception("command %s failed", request.method)
-            client.send(Response(id=request.id, error=ErrorInfo(
-                code="internal", message=f"{request.method} failed: {exc} (see the daemon log)")))
+            client.send(
+                Response(
+                    id=request.id,
+                    error=ErrorInfo(
+                        code="internal",
+                        message=f"{request.method} failed: {exc} (see the daemon log)",
+                    ),
+                )
+            )
         else:
             client.send(Response(id=request.id, result=result))
         with contextlib.suppress(ConnectionError):
             await client.writer.drain()
 
-    def _service(self) -> Any:
+    def _service(self) -> WorkspaceService:
         assert self.service is not None
         return self.service
 
@@ -403,8 +440,7 @@ class DaemonServer:
             client.forget_frames()
             self.claim_size(client)
 
-    def _send_frame(self, client: ClientConnection, cell_id: str,
-                    session: TerminalSession) -> None:
+    def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession) -> None:
         key = (cell_id, session.id)
         emulator = session.emulator
         generations = session.generations
@@ -421,8 +457,17 @@ class DaemonServer:
             return
         lines = [(y, emulator.render_row(y)) for y in rows]
         modes = emulator.modes
-        client.send(CellFrame(cell=cell_id, cols=emulator.cols, rows=emulator.rows,
-                              lines=lines, cursor=wire_cursor, full=full,
-                              mouse=modes.mouse != 0, alt_screen=modes.alt_screen))
+        client.send(
+            CellFrame(
+                cell=cell_id,
+                cols=emulator.cols,
+                rows=emulator.rows,
+                lines=lines,
+                cursor=wire_cursor,
+                full=full,
+                mouse=modes.mouse != 0,
+                alt_screen=modes.alt_screen,
+            )
+        )
         client.sent_rows[key] = list(generations)
         client.sent_cursor[key] = wire_cursor

@@ -78,8 +78,11 @@ class TerminalSession:
         self.error = None
         try:
             self.pty = PtyProcess.spawn(
-                spec.argv, cwd=spec.cwd, env=spec.env,
-                cols=self.emulator.cols, rows=self.emulator.rows,
+                spec.argv,
+                cwd=spec.cwd,
+                env=spec.env,
+                cols=self.emulator.cols,
+                rows=self.emulator.rows,
             )
         except PtySpawnError as exc:
             log.warning("session %s: %s", self.id, exc)

@@ -102,8 +102,7 @@ class ActionRunner:
             neighbour = await self.call("select", target=target, direction=direction)
             if neighbour is not None and target is not None:
                 split = "right" if direction in ("left", "right") else "down"
-                await self.call("move", target=target, dst=f"%{neighbour['id']}",
-                                direction=split)
+                await self.call("move", target=target, dst=f"%{neighbour['id']}", direction=split)
 
     # ─── cells ───────────────────────────────────────────────────────────────────────
 
@@ -301,20 +300,33 @@ class ActionRunner:
             await self.call("select", target=f"%{message.cell}")
         if mirror is not None and mirror.mouse and message.y >= 0 and self.app.gateway:
             event = message.mouse_event
-            self.app.gateway.mouse(message.cell, message.kind, message.button, message.x,
-                                   message.y, shift=event.shift, alt=event.meta,
-                                   ctrl=event.ctrl)
+            self.app.gateway.mouse(
+                message.cell,
+                message.kind,
+                message.button,
+                message.x,
+                message.y,
+                shift=event.shift,
+                alt=event.meta,
+                ctrl=event.ctrl,
+            )
 
     async def drag_border(self, border: BorderInfo, position: int, done: bool) -> None:
         now = time.monotonic()
         if not done and now - self._last_drag < DRAG_INTERVAL:
             return
         self._last_drag = now
-        await self.call("set_border", container=border.container, index=border.index,
-                        position=position, vertical=border.vertical)
+        await self.call(
+            "set_border",
+            container=border.container,
+            index=border.index,
+            position=position,
+            vertical=border.vertical,
+        )
 
-    async def scroll(self, cell_id: str, lines: int, x: int, y: int, *,
-                     force: bool = False) -> None:
+    async def scroll(
+        self, cell_id: str, lines: int, x: int, y: int, *, force: bool = False
+    ) -> None:
         view = self.app.view
         mirror = view.mirrors.get(cell_id)
         gateway = self.app.gateway

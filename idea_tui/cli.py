@@ -58,9 +58,15 @@ def _abs(path: str) -> str:
 
 def _cells_table(cells: list[dict[str, Any]]) -> None:
     for cell in cells:
-        state = "running" if cell.get("running") else (
-            f"exited {cell.get('exitCode')}" if cell.get("exitCode") is not None
-            else cell.get("error", "stopped"))
+        state = (
+            "running"
+            if cell.get("running")
+            else (
+                f"exited {cell.get('exitCode')}"
+                if cell.get("exitCode") is not None
+                else cell.get("error", "stopped")
+            )
+        )
         what = cell.get("foreground") or cell.get("command") or ""
         mark = "*" if cell.get("focused") else " "
         size = f"{cell.get('cols', '?')}x{cell.get('rows', '?')}"
@@ -83,9 +89,15 @@ def _print_ls(result: dict[str, Any]) -> None:
                 print(f"   {pmark} page {page['name']} ({page['kind']})")
                 for cell in page["cells"]:
                     what = cell.get("foreground") or cell.get("command") or ""
-                    state = "running" if cell.get("running") else (
-                        f"exited {cell.get('exitCode')}" if cell.get("exitCode") is not None
-                        else cell.get("error", "stopped"))
+                    state = (
+                        "running"
+                        if cell.get("running")
+                        else (
+                            f"exited {cell.get('exitCode')}"
+                            if cell.get("exitCode") is not None
+                            else cell.get("error", "stopped")
+                        )
+                    )
                     fmark = "*" if cell.get("focused") else " "
                     print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}")
     for problem in result.get("problems", []):
@@ -97,12 +109,14 @@ def _print_ls(result: dict[str, Any]) -> None:
 
 def cmd_attach(args: argparse.Namespace) -> int:
     if os.environ.get("IDEA_CELL") and not args.force:
-        print("idea: refusing to attach inside an idea cell (this would nest the screen in "
-              "itself); use -f to force", file=sys.stderr)
+        print(
+            "idea: refusing to attach inside an idea cell (this would nest the screen in "
+            "itself); use -f to force",
+            file=sys.stderr,
+        )
         return 1
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("idea: attaching needs a terminal (stdin and stdout must be a TTY)",
-              file=sys.stderr)
+        print("idea: attaching needs a terminal (stdin and stdout must be a TTY)", file=sys.stderr)
         return 1
     from idea_tui.attach import attach
 
@@ -124,10 +138,10 @@ def cmd_kill_server(args: argparse.Namespace) -> int:
     except NoDaemon:
         print("no idea daemon is running")
         return 0
-    from idea_tui.control import daemon_pid
-
     # Wait for the process to go so that a following `idea` starts a fresh one.
     import time
+
+    from idea_tui.control import daemon_pid
 
     pid = daemon_pid(locate())
     deadline = time.monotonic() + 5
@@ -151,8 +165,9 @@ def _show_project(args: argparse.Namespace, result: dict[str, Any], verb: str) -
 
 
 def cmd_project_new(args: argparse.Namespace) -> int:
-    result = _call(args, "project_new", start=True, path=_abs(args.path), name=args.name,
-                   window=args.window)
+    result = _call(
+        args, "project_new", start=True, path=_abs(args.path), name=args.name, window=args.window
+    )
     return _show_project(args, result, "created project")
 
 
@@ -211,8 +226,10 @@ def cmd_window_list(args: argparse.Namespace) -> int:
         return 0
     for window in result:
         projects = ", ".join(window["projects"]) or "(empty)"
-        print(f"{window['name']:<16} {window['width']}x{window['height']}  "
-              f"{window['clients']} attached  {projects}")
+        print(
+            f"{window['name']:<16} {window['width']}x{window['height']}  "
+            f"{window['clients']} attached  {projects}"
+        )
     return 0
 
 
@@ -251,8 +268,9 @@ def _side(args: argparse.Namespace) -> str | None:
 
 
 def cmd_select(args: argparse.Namespace) -> int:
-    how = _side(args) or ("next" if args.next else "prev" if args.prev else
-                          "last" if args.last else None)
+    how = _side(args) or (
+        "next" if args.next else "prev" if args.prev else "last" if args.last else None
+    )
     result = _call(args, "select", target=args.target, direction=how)
     return _simple(args, result, None)
 
@@ -277,8 +295,14 @@ def cmd_resize(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    result = _call(args, "merge", target=args.target, other=args.source, direction=_side(args),
-                   force=args.force or None)
+    result = _call(
+        args,
+        "merge",
+        target=args.target,
+        other=args.source,
+        direction=_side(args),
+        force=args.force or None,
+    )
     return _simple(args, result, None)
 
 
@@ -321,8 +345,15 @@ def cmd_paste(args: argparse.Namespace) -> int:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    result = _call(args, "capture", target=args.target, ansi=args.ansi or None,
-                   history=args.history or None, wait=args.wait, timeout=args.timeout)
+    result = _call(
+        args,
+        "capture",
+        target=args.target,
+        ansi=args.ansi or None,
+        history=args.history or None,
+        wait=args.wait,
+        timeout=args.timeout,
+    )
     if args.json:
         _print_json(result)
     else:
@@ -355,8 +386,9 @@ def cmd_layout(args: argparse.Namespace) -> int:
     elif action == "rename":
         result = _call(args, "layout_rename", project=args.project, page=args.page, name=args.name)
     else:
-        result = _call(args, "layout_close", project=args.project, page=args.page,
-                       force=args.force or None)
+        result = _call(
+            args, "layout_close", project=args.project, page=args.page, force=args.force or None
+        )
     return _simple(args, result, None)
 
 
@@ -380,8 +412,11 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 def _target(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-t", "--target", help="the cell (default: the focused one); "
-                        "forms: 2, Page.2, project:Page.2, %%ID")
+    parser.add_argument(
+        "-t",
+        "--target",
+        help="the cell (default: the focused one); forms: 2, Page.2, project:Page.2, %%ID",
+    )
 
 
 def _sides(parser: argparse.ArgumentParser) -> None:
@@ -394,24 +429,27 @@ def _json(parser: argparse.ArgumentParser) -> None:
 
 
 def _force(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-f", "--force", action="store_true",
-                        help="do not ask before ending running programs")
+    parser.add_argument(
+        "-f", "--force", action="store_true", help="do not ask before ending running programs"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="idea",
         description="A terminal workspace for a team of AI coding agents. "
-                    "Without a command, attach to the workspace (starting the daemon).",
+        "Without a command, attach to the workspace (starting the daemon).",
     )
     parser.add_argument("--version", action="version", version=f"idea {VERSION}")
     parser.set_defaults(run=cmd_attach, window=None, force=False)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    def add(name: str, run: Runner, help_text: str, aliases: tuple[str, ...] = (),
-            add_help: bool = True) -> argparse.ArgumentParser:
-        command = sub.add_parser(name, help=help_text, description=help_text,
-                                 aliases=list(aliases), add_help=add_help)
+    def add(
+        name: str, run: Runner, help_text: str, aliases: tuple[str, ...] = (), add_help: bool = True
+    ) -> argparse.ArgumentParser:
+        command = sub.add_parser(
+            name, help=help_text, description=help_text, aliases=list(aliases), add_help=add_help
+        )
         command.set_defaults(run=run)
         return command
 
@@ -422,8 +460,10 @@ def build_parser() -> argparse.ArgumentParser:
     _json(add("ls", cmd_ls, "windows, projects, pages, cells and their programs"))
     _force(add("kill-server", cmd_kill_server, "stop the daemon and every program in it"))
 
-    for name, run, text in (("new", cmd_project_new, "create a project at PATH and open it"),
-                            ("open", cmd_project_open, "open the project at PATH")):
+    for name, run, text in (
+        ("new", cmd_project_new, "create a project at PATH and open it"),
+        ("open", cmd_project_open, "open the project at PATH"),
+    ):
         command = add(name, run, text)
         command.add_argument("path", metavar="PATH")
         if name == "new":
@@ -433,8 +473,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     project = add("project", cmd_project_list, "manage projects (new, open, close, list, ...)")
     project_sub = project.add_subparsers(metavar="ACTION")
-    for name, run, text in (("new", cmd_project_new, "create a project at PATH"),
-                            ("open", cmd_project_open, "open the project at PATH")):
+    for name, run, text in (
+        ("new", cmd_project_new, "create a project at PATH"),
+        ("open", cmd_project_open, "open the project at PATH"),
+    ):
         command = project_sub.add_parser(name, help=text)
         command.set_defaults(run=run)
         command.add_argument("path", metavar="PATH")
@@ -481,10 +523,12 @@ def build_parser() -> argparse.ArgumentParser:
     split = add("split", cmd_split, "split a cell", ("split-window",), add_help=False)
     _target(split)
     group = split.add_mutually_exclusive_group()
-    group.add_argument("-h", dest="horizontal", action="store_true",
-                       help="side by side (new cell on the right)")
-    group.add_argument("-v", dest="vertical", action="store_true",
-                       help="stacked (new cell below; the default)")
+    group.add_argument(
+        "-h", dest="horizontal", action="store_true", help="side by side (new cell on the right)"
+    )
+    group.add_argument(
+        "-v", dest="vertical", action="store_true", help="stacked (new cell below; the default)"
+    )
     split.add_argument("-b", "--before", action="store_true", help="new cell left/above")
     split.add_argument("-n", "--count", type=int, default=1, help="how many new cells")
     split.add_argument("-P", dest="print_id", action="store_true", help="print the new cell ids")
@@ -519,8 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
     resize.add_argument("cells", nargs="?", type=int, default=1, help="how many cells")
     _json(resize)
 
-    for name, run, text in (("merge", cmd_merge, "merge a cell with a neighbour"),
-                            ("swap", cmd_swap, "swap two cells' programs")):
+    for name, run, text in (
+        ("merge", cmd_merge, "merge a cell with a neighbour"),
+        ("swap", cmd_swap, "swap two cells' programs"),
+    ):
         command = add(name, run, text)
         _target(command)
         command.add_argument("-s", "--source", help="the other cell")
@@ -562,8 +608,9 @@ def build_parser() -> argparse.ArgumentParser:
     capture = add("capture", cmd_capture, "print a cell's screen", ("capture-pane",))
     _target(capture)
     capture.add_argument("--ansi", "-e", action="store_true", help="with colours and attributes")
-    capture.add_argument("-S", dest="history", type=int, default=0,
-                         help="include N lines of scrollback")
+    capture.add_argument(
+        "-S", dest="history", type=int, default=0, help="include N lines of scrollback"
+    )
     capture.add_argument("--wait", metavar="REGEX", help="first wait until the screen matches")
     capture.add_argument("--timeout", type=float, default=10.0, help="for --wait, in seconds")
     _json(capture)

@@ -165,22 +165,30 @@ class ControlClient:
         self._ids = itertools.count(1)
 
     @classmethod
-    def connect(cls, locations: Locations, *, start: bool = False,
-                kind: str = "control") -> ControlClient:
+    def connect(
+        cls, locations: Locations, *, start: bool = False, kind: str = "control"
+    ) -> ControlClient:
         if start:
             ensure_daemon(locations)
         sock = _connect_socket(locations)
-        hello = Hello(protocol=PROTOCOL_VERSION, client_version=VERSION, kind=kind,
-                      env=client_env(), cell=os.environ.get("IDEA_CELL"))
+        hello = Hello(
+            protocol=PROTOCOL_VERSION,
+            client_version=VERSION,
+            kind=kind,
+            env=client_env(),
+            cell=os.environ.get("IDEA_CELL"),
+        )
         sock.sendall(framing.encode(hello))
         body = framing.recv_frame(sock)
         if body is None:
             raise DaemonError("the idea daemon closed the connection during the handshake")
         reply = framing.peek_handshake(body)
         if reply.get("t") == "refused":
-            refused = Refused(protocol=int(reply.get("protocol", 0)),
-                              daemon_version=str(reply.get("daemon_version", "?")),
-                              reason=str(reply.get("reason", "")))
+            refused = Refused(
+                protocol=int(reply.get("protocol", 0)),
+                daemon_version=str(reply.get("daemon_version", "?")),
+                reason=str(reply.get("reason", "")),
+            )
             raise VersionMismatch(refused.daemon_version, refused.protocol)
         welcome = framing.decode_daemon(body)
         if not isinstance(welcome, Welcome):

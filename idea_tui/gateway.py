@@ -46,8 +46,18 @@ class GatewayPort(Protocol):
 
     def paste(self, cell: str, text: str) -> None: ...
 
-    def mouse(self, cell: str, kind: str, button: int, x: int, y: int, *,
-              shift: bool = False, alt: bool = False, ctrl: bool = False) -> None: ...
+    def mouse(
+        self,
+        cell: str,
+        kind: str,
+        button: int,
+        x: int,
+        y: int,
+        *,
+        shift: bool = False,
+        alt: bool = False,
+        ctrl: bool = False,
+    ) -> None: ...
 
     def resize(self, width: int, height: int) -> None: ...
 
@@ -57,8 +67,9 @@ class GatewayPort(Protocol):
 class Gateway:
     """A live connection. Create it with `Gateway.connect`."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 welcome: Welcome) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Welcome
+    ) -> None:
         self._reader = reader
         self._writer = writer
         self.welcome = welcome
@@ -69,14 +80,22 @@ class Gateway:
         self.on_closed: Callable[[str], None] = lambda reason: None
 
     @classmethod
-    async def connect(cls, locations: Locations, *, window: str | None, width: int,
-                      height: int) -> Gateway:
+    async def connect(
+        cls, locations: Locations, *, window: str | None, width: int, height: int
+    ) -> Gateway:
         try:
             reader, writer = await asyncio.open_unix_connection(str(locations.socket))
         except OSError as exc:
             raise DaemonError(f"cannot reach the idea daemon: {exc.strerror or exc}") from exc
-        hello = Hello(protocol=PROTOCOL_VERSION, client_version=VERSION, kind="tui",
-                      window=window, width=width, height=height, env=client_env())
+        hello = Hello(
+            protocol=PROTOCOL_VERSION,
+            client_version=VERSION,
+            kind="tui",
+            window=window,
+            width=width,
+            height=height,
+            env=client_env(),
+        )
         writer.write(framing.encode(hello))
         body = await framing.read_frame(reader)
         if body is None:
@@ -84,8 +103,9 @@ class Gateway:
         reply = framing.peek_handshake(body)
         if reply.get("t") == "refused":
             writer.close()
-            raise VersionMismatch(str(reply.get("daemon_version", "?")),
-                                  int(reply.get("protocol", 0)))
+            raise VersionMismatch(
+                str(reply.get("daemon_version", "?")), int(reply.get("protocol", 0))
+            )
         welcome = framing.decode_daemon(body)
         if not isinstance(welcome, Welcome):
             raise DaemonError("unexpected answer from the idea daemon")
@@ -108,7 +128,8 @@ class Gateway:
                     if future is not None and not future.done():
                         if message.error is not None:
                             future.set_exception(
-                                CommandFailed(message.error.code, message.error.message))
+                                CommandFailed(message.error.code, message.error.message)
+                            )
                         else:
                             future.set_result(message.result)
                     continue
@@ -149,10 +170,23 @@ class Gateway:
     def paste(self, cell: str, text: str) -> None:
         self._send(PasteInput(cell=cell, text=text))
 
-    def mouse(self, cell: str, kind: str, button: int, x: int, y: int, *,
-              shift: bool = False, alt: bool = False, ctrl: bool = False) -> None:
-        self._send(MouseInput(cell=cell, kind=kind, button=button, x=x, y=y,
-                              shift=shift, alt=alt, ctrl=ctrl))
+    def mouse(
+        self,
+        cell: str,
+        kind: str,
+        button: int,
+        x: int,
+        y: int,
+        *,
+        shift: bool = False,
+        alt: bool = False,
+        ctrl: bool = False,
+    ) -> None:
+        self._send(
+            MouseInput(
+                cell=cell, kind=kind, button=button, x=x, y=y, shift=shift, alt=alt, ctrl=ctrl
+            )
+        )
 
     def resize(self, width: int, height: int) -> None:
         self._send(ClientSize(width=width, height=height))

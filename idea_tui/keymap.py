@@ -29,8 +29,13 @@ ACTIONS: tuple[ActionInfo, ...] = (
     # cells
     ActionInfo("split_right", "Split: new cell on the right", "Cells", ("%",)),
     ActionInfo("split_down", "Split: new cell below", "Cells", ('"',)),
-    ActionInfo("grid", "Turn the cell into a grid (rows x columns)", "Cells", ("g",),
-               argument="Grid size, e.g. 2x3"),
+    ActionInfo(
+        "grid",
+        "Turn the cell into a grid (rows x columns)",
+        "Cells",
+        ("g",),
+        argument="Grid size, e.g. 2x3",
+    ),
     ActionInfo("close_cell", "Close the cell (asks if a program runs)", "Cells", ("x",)),
     ActionInfo("zoom", "Zoom the cell to the whole window, or back", "Cells", ("z",)),
     ActionInfo("focus_left", "Focus the cell on the left", "Focus", ("left", "h")),
@@ -66,16 +71,18 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("next_project", "Next project tab", "Projects", (")",)),
     ActionInfo("prev_project", "Previous project tab", "Projects", ("(",)),
     ActionInfo("projects", "Projects panel: open, create, close", "Projects", ("P",)),
-    ActionInfo("new_project", "Create a project at a path", "Projects",
-               argument="Project path"),
+    ActionInfo("new_project", "Create a project at a path", "Projects", argument="Project path"),
     ActionInfo("open_project", "Open a project at a path", "Projects", argument="Project path"),
-    ActionInfo("close_project", "Close the project tab (asks if programs run)", "Projects",
-               ("X",)),
+    ActionInfo("close_project", "Close the project tab (asks if programs run)", "Projects", ("X",)),
     ActionInfo("tree", "Tree of windows, tabs and pages", "Projects", ("w",)),
-    ActionInfo("move_to_window", "Move the project to another window", "Projects", ("!",),
-               argument="Window name (created if new)"),
-    ActionInfo("rename_window", "Rename this window", "Projects", ("$",),
-               argument="Window name"),
+    ActionInfo(
+        "move_to_window",
+        "Move the project to another window",
+        "Projects",
+        ("!",),
+        argument="Window name (created if new)",
+    ),
+    ActionInfo("rename_window", "Rename this window", "Projects", ("$",), argument="Window name"),
     # client
     ActionInfo("scroll_mode", "Scroll back through the cell's history", "Client", ("[",)),
     ActionInfo("palette", "Command palette", "Client", (":",)),
@@ -88,8 +95,14 @@ ACTIONS_BY_NAME = {action.name: action for action in ACTIONS}
 
 # Keys that finish a two-key command (merge/swap/move + direction).
 DIRECTION_KEYS = {
-    "left": "left", "h": "left", "right": "right", "l": "right",
-    "up": "up", "k": "up", "down": "down", "j": "down",
+    "left": "left",
+    "h": "left",
+    "right": "right",
+    "l": "right",
+    "up": "up",
+    "k": "up",
+    "down": "down",
+    "j": "down",
 }
 
 
@@ -108,14 +121,19 @@ def key_label(key: str) -> str:
     if key in names:
         return names[key]
     for modifier in ("ctrl+", "alt+"):
-        if key.startswith(modifier) and key[len(modifier):] in names:
-            return modifier.capitalize().rstrip("+") + "-" + names[key[len(modifier):]]
+        if key.startswith(modifier) and key[len(modifier) :] in names:
+            return modifier.capitalize().rstrip("+") + "-" + names[key[len(modifier) :]]
     return key
 
 
 def normalize_key(key: str, character: str | None) -> str:
     """The table key for a Textual key event: the printable character typed, else its name."""
-    if character is not None and len(character) == 1 and character.isprintable() \
-            and not key.startswith(("ctrl+", "alt+")) and character != " ":
+    if (
+        character is not None
+        and len(character) == 1
+        and character.isprintable()
+        and not key.startswith(("ctrl+", "alt+"))
+        and character != " "
+    ):
         return character
     return key

@@ -54,8 +54,8 @@ class CanvasScreen(pyte.Screen):
         cursor = self.cursor
         x = cursor.x
         end = x + len(data)
-        if end <= self.columns and self.plain and data.isascii():
-            # Fast path, most calls: ASCII that fits on the current line.
+        if end <= self.columns and self.plain and (data.isascii() or NARROW.issuperset(data)):
+            # Fast path, most calls: one-cell characters that fit on the current line.
             line = self.grid[cursor.y]
             chars = line.chars
             if chars[x] == "":

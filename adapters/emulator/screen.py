@@ -27,6 +27,7 @@ from adapters.emulator.styles import (
     Style,
     apply_op,
     compile_sgr,
+    is_absolute,
     is_truecolor,
     to_palette_style,
 )
@@ -91,7 +92,8 @@ class IdeaScreen(CanvasScreen):
         self.table = StyleTable()
         self.styles_saturated = False
         self.style: Style = DEFAULT_STYLE
-        self.sgr_cache: dict[tuple[bytes, str], tuple[Style, bytes, bytes]] = {}
+        self.sgr_absolute: dict[str, tuple[Style, bytes, bytes]] = {}
+        self.sgr_relative: dict[tuple[bytes, str], tuple[Style, bytes, bytes]] = {}
         self.sgr_ops: dict[str, SgrOp] = {}
         self.g0_graphics = False
         self.g1_graphics = False
@@ -147,23 +149,35 @@ class IdeaScreen(CanvasScreen):
     # -- styles and charsets ------------------------------------------------------------
 
     def sgr(self, params: str) -> None:
+        # Two caches: SGRs starting with a reset give the same state from any style (one
+        # lookup by text); the others are cached per (current style id, text).
+        state = self.sgr_absolute.get(params)
+        if state is None:
+            state = self.sgr_relative.get((self.key, params))
+            if state is None:
+                state = self._sgr_miss(params)
+        self.style, self.key, self.blank = state
+
+    def _sgr_miss(self, params: str) -> tuple[Style, bytes, bytes]:
         token = (self.key, params)
-        cached = self.sgr_cache.get(token)
-        if cached is not None:
-            self.style, self.key, self.blank = cached
-            return
         op = self.sgr_ops.get(params)
         if op is None:
             op = compile_sgr(params)
-            if len(self.sgr_ops) >= 1024:
+            if len(self.sgr_ops) >= 4096:
                 self.sgr_ops.clear()
             self.sgr_ops[params] = op
         style = apply_op(self.style, op)
         if style != self.style:
             self._set_style(style)
-        if len(self.sgr_cache) >= 4096:
-            self.sgr_cache.clear()
-        self.sgr_cache[token] = (self.style, self.key, self.blank)
+        state = (self.style, self.key, self.blank)
+        cache = self.sgr_absolute if is_absolute(op) else self.sgr_relative
+        if len(cache) >= 4096:
+            cache.clear()
+        if cache is self.sgr_absolute:
+            self.sgr_absolute[params] = state
+        else:
+            self.sgr_relative[token] = state
+        return state
 
     def _set_style(self, style: Style) -> None:
         if style[1] != self.style[1] or style is DEFAULT_STYLE:
@@ -205,7 +219,8 @@ class IdeaScreen(CanvasScreen):
                 live.add(int.from_bytes(self.table.keys.get(saved.style, DEFAULT_KEY),
                                         sys.byteorder))
         self.table.collect(live)
-        self.sgr_cache.clear()
+        self.sgr_absolute.clear()
+        self.sgr_relative.clear()
 
     def select_graphic_rendition(self, *attrs: int) -> None:
         self.sgr(";".join(map(str, attrs)))

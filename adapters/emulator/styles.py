@@ -160,6 +160,11 @@ def compile_sgr(params: str) -> SgrOp:
     return (fg, bg, int(clear), int(bits))
 
 
+def is_absolute(op: SgrOp) -> bool:
+    """Whether the operation gives the same style whatever the current one (starts with 0)."""
+    return op[0] is not None and op[1] is not None and op[2] == _ALL_ATTRS
+
+
 def apply_op(style: Style, op: SgrOp) -> Style:
     fg, bg, clear, bits = op
     return (

@@ -25,11 +25,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-_TRAMPOLINE = (
-    "import os,sys\n"
-    "os.login_tty(0)\n"
-    "os.execvp(sys.argv[1], sys.argv[1:])\n"
-)
+_TRAMPOLINE = "import os,sys\nos.login_tty(0)\nos.execvp(sys.argv[1], sys.argv[1:])\n"
 
 
 class PtySpawnError(Exception):
@@ -200,5 +196,8 @@ class PtyProcess:
         try:
             return Path(f"/proc/{self.pid}/comm").read_text().strip()
         except OSError:
-            return Path(str(self._popen.args[-1] if isinstance(self._popen.args, list)
-                            else self._popen.args)).name
+            return Path(
+                str(
+                    self._popen.args[-1] if isinstance(self._popen.args, list) else self._popen.args
+                )
+            ).name

@@ -73,10 +73,11 @@ class CellMirror:
             strip = self.renderer.render_with_cursor(self.lines[y], width, x, CURSOR_STYLE)
             self._cursor_strip = (width, strip)
             return strip
-        strip = self._strips.get(y)
-        if strip is None or strip.cell_length != width:
-            strip = self.renderer.render(self.lines[y], width)
-            self._strips[y] = strip
+        cached_strip = self._strips.get(y)
+        if cached_strip is not None and cached_strip.cell_length == width:
+            return cached_strip
+        strip = self.renderer.render(self.lines[y], width)
+        self._strips[y] = strip
         return strip
 
     def _scrolled_strip(self, y: int, width: int) -> Strip:

@@ -58,8 +58,9 @@ class WorkspaceView(Widget, can_focus=True):
     """
 
     class CellClicked(Message):
-        def __init__(self, cell: str, x: int, y: int, button: int, kind: str,
-                     event: events.MouseEvent) -> None:
+        def __init__(
+            self, cell: str, x: int, y: int, button: int, kind: str, event: events.MouseEvent
+        ) -> None:
             super().__init__()
             self.cell = cell
             self.x = x
@@ -186,8 +187,11 @@ class WorkspaceView(Widget, can_focus=True):
         width = self.size.width
         scene = self.scene
         if scene is None or y >= len(self._plan):
-            return Strip([Segment(OUTSIDE_CHAR * width, OUTSIDE_STYLE)], width) if (
-                scene is not None and width) else Strip.blank(width)
+            return (
+                Strip([Segment(OUTSIDE_CHAR * width, OUTSIDE_STYLE)], width)
+                if (scene is not None and width)
+                else Strip.blank(width)
+            )
         strips: list[Strip] = []
         x = 0
         for piece in self._plan[y]:
@@ -237,12 +241,16 @@ class WorkspaceView(Widget, can_focus=True):
             style = TITLE_STYLE
         label = label[: cell.width]
         fill = "─" * (cell.width - len(label))
-        return Strip([Segment(label, style), Segment(fill, BORDER_ACTIVE if cell.focused
-                                                     else BORDER_STYLE)], cell.width)
+        return Strip(
+            [Segment(label, style), Segment(fill, BORDER_ACTIVE if cell.focused else BORDER_STYLE)],
+            cell.width,
+        )
 
     def _message_strip(self, cell: CellInfo, row: int) -> Strip:
-        lines = [cell.message[i:i + max(1, cell.width - 2)]
-                 for i in range(0, len(cell.message), max(1, cell.width - 2))]
+        lines = [
+            cell.message[i : i + max(1, cell.width - 2)]
+            for i in range(0, len(cell.message), max(1, cell.width - 2))
+        ]
         if 0 <= row - 1 < len(lines):
             text = (" " + lines[row - 1])[: cell.width]
             return Strip([Segment(text.ljust(cell.width), MESSAGE_STYLE)], cell.width)
@@ -303,19 +311,20 @@ class WorkspaceView(Widget, can_focus=True):
         if cell is None:
             return
         button = {1: 0, 2: 1, 3: 2}.get(event.button, 0)
-        self.post_message(self.CellClicked(cell.id, event.x - cell.x, event.y - cell.y - 1,
-                                           button, kind, event))
+        self.post_message(
+            self.CellClicked(cell.id, event.x - cell.x, event.y - cell.y - 1, button, kind, event)
+        )
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         cell = self.cell_at(event.x, event.y)
         if cell is not None:
-            self.post_message(self.CellScrolled(cell.id, 3, event.x - cell.x,
-                                                event.y - cell.y - 1))
+            self.post_message(self.CellScrolled(cell.id, 3, event.x - cell.x, event.y - cell.y - 1))
             event.stop()
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         cell = self.cell_at(event.x, event.y)
         if cell is not None:
-            self.post_message(self.CellScrolled(cell.id, -3, event.x - cell.x,
-                                                event.y - cell.y - 1))
+            self.post_message(
+                self.CellScrolled(cell.id, -3, event.x - cell.x, event.y - cell.y - 1)
+            )
             event.stop()

@@ -1,0 +1,263 @@
+"""Project, window and page operations of the workspace service."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from core import workspace as ws
+from core.errors import IdeaError
+from core.layout.model import Layout, LayoutKind, LayoutTree, Leaf, iter_leaves
+from core.project import Project, normalize_root
+from idea_daemon.errors import CommandError, ConfirmationNeeded
+from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.session import TerminalSession
+from idea_daemon.workspace_state import WorkspaceState
+
+log = logging.getLogger(__name__)
+
+
+class ProjectOps(WorkspaceState):
+    # ─── projects ────────────────────────────────────────────────────────────────────
+
+    def new_project(self, path: str, name: str | None, window_id: str | None) -> ProjectRuntime:
+        """Create (or adopt, D23) a project at an absolute path and open it."""
+        root = self._checked_root(path)
+        registered = self.registry.get(root)
+        if registered is not None:
+            raise CommandError(
+                f"{root} is already a registered project ({registered.name}): "
+                f"open it with `idea open {root}`",
+                "exists",
+            )
+        existing = self.project_store.load(Path(root))
+        if existing is None:
+            project = Project(
+                id=self._new_id(),
+                name=name or Path(root).name or root,
+                root=root,
+                created_at_ms=int(time.time() * 1000),
+            )
+            self.project_store.save(project)
+        else:
+            project = existing
+        self.project_store.ensure_gitignore(Path(root))
+        self.registry.add(root, project.id, project.name)
+        return self.open_project(root, window_id)
+
+    def _checked_root(self, path: str) -> str:
+        if not os.path.isabs(path):
+            raise CommandError(f"the project path must be absolute, got {path!r}")
+        root = normalize_root(path)
+        if not os.path.isdir(root):
+            raise CommandError(f"no such directory: {root}", "not_found")
+        return root
+
+    def open_project(self, path: str, window_id: str | None) -> ProjectRuntime:
+        """Open a registered project, or an unregistered folder that has `.ideai/project.json`."""
+        root = self._checked_root(path)
+        if root in self.projects:
+            runtime = self.projects[root]
+            self.workspace = ws.activate(self.workspace, root)
+            self._save_workspace()
+            self._listener.scene_changed(None)
+            return runtime
+        registered = self.registry.get(root)
+        if registered is None:
+            found = self.project_store.load(Path(root))
+            if found is None:
+                raise CommandError(
+                    f"{root} is not an idea project yet: create it with `idea new {root}`",
+                    "not_found",
+                )
+            self.registry.add(root, found.id, found.name)
+        runtime = self._load_project(root)
+        window = self._window_or_default(window_id) or self.default_window()
+        self.workspace = ws.add_project(self.workspace, window.id, root)
+        self._save_workspace()
+        try:
+            self.registry.touch(root)
+        except IdeaError as exc:
+            log.warning("registry touch: %s", exc)
+        self._sync_all_pages(runtime)
+        for problem in runtime.problems:
+            self._listener.notify(window.id, problem, "error")
+        self._listener.scene_changed(None)
+        return runtime
+
+    def close_project(self, name: str, force: bool) -> ProjectRuntime:
+        runtime = self.runtime_of(name)
+        busy = self._busy_in(self._project_sessions(runtime))
+        if busy and not force:
+            raise ConfirmationNeeded(f"closing {runtime.name} ends: {', '.join(busy)}")
+        window = self.window_of_project(runtime)
+        for session in self._project_sessions(runtime):
+            self._end_session(session)
+        self._save_layouts(runtime)
+        del self.projects[runtime.root]
+        if window is not None:
+            self.workspace = ws.close_project(self.workspace, runtime.root)
+            remaining = self.workspace.window(window.id)
+            if not remaining.tabs and len(self.workspace.windows) > 1:
+                # A window closes with its last tab; its clients move to another window.
+                self.workspace = ws.close_window(self.workspace, window.id)
+                self.window_sizes.pop(window.id, None)
+            self._save_workspace()
+        self._listener.scene_changed(None)
+        return runtime
+
+    def switch_project(self, window_id: str | None, which: str) -> ProjectRuntime:
+        window = self._window_or_default(window_id)
+        if window is None or not window.tabs:
+            raise CommandError("no project is open", "no_project")
+        if which in ("next", "prev"):
+            position = window.tabs.index(window.active) if window.active in window.tabs else 0
+            step = 1 if which == "next" else -1
+            root = window.tabs[(position + step) % len(window.tabs)]
+        elif which.isdigit() and 0 <= int(which) < len(window.tabs):
+            root = window.tabs[int(which)]
+        else:
+            root = self.runtime_of(which).root
+        runtime = self.projects[root]
+        holder = self.workspace.window_of(root)
+        self.workspace = ws.activate(self.workspace, root)
+        self._save_workspace()
+        if holder is not None and holder.id != window.id:
+            self._listener.notify(window.id, f"{runtime.name} is in window {holder.name}")
+        self._listener.scene_changed(None)
+        return runtime
+
+    def _project_sessions(self, runtime: ProjectRuntime) -> list[TerminalSession]:
+        found = []
+        for layout in runtime.layouts.layouts:
+            for leaf in iter_leaves(layout.tree.root):
+                session = self.sessions.get(leaf.session) if leaf.session else None
+                if session is not None:
+                    found.append(session)
+        return found
+
+    @staticmethod
+    def _busy_in(sessions: list[TerminalSession]) -> list[str]:
+        return [name for s in sessions if (name := s.busy_command()) is not None]
+
+    # ─── windows ─────────────────────────────────────────────────────────────────────
+
+    def new_window(self, name: str, project: str | None) -> ws.Window:
+        window_id = self._new_id()
+        if project is not None:
+            runtime = self.runtime_of(project)
+            self.workspace = ws.move_project_to_new_window(
+                self.workspace, runtime.root, window_id, name
+            )
+        else:
+            self.workspace = ws.add_window(self.workspace, window_id, name)
+        self._save_workspace()
+        self._after_window_change()
+        return self.workspace.window(window_id)
+
+    def rename_window(self, window: str, name: str) -> ws.Window:
+        target = self.window_by_name(window)
+        self.workspace = ws.rename_window(self.workspace, target.id, name)
+        self._save_workspace()
+        self._listener.scene_changed(None)
+        return self.workspace.window(target.id)
+
+    def move_project(self, project: str, window: str) -> ws.Window:
+        runtime = self.runtime_of(project)
+        target = self.window_by_name(window)
+        self.workspace = ws.move_project(self.workspace, runtime.root, target.id)
+        self._save_workspace()
+        self._after_window_change()
+        return self.workspace.window(target.id)
+
+    def _after_window_change(self) -> None:
+        for runtime in self.projects.values():
+            self._resize_project(runtime)
+        self._listener.scene_changed(None)
+
+    def set_window_size(self, window_id: str, width: int, height: int) -> None:
+        size = (max(1, width), max(1, height))
+        if self.window_sizes.get(window_id) == size:
+            return
+        self.window_sizes[window_id] = size
+        for root in self.workspace.window(window_id).tabs:
+            runtime = self.projects.get(root)
+            if runtime is not None:
+                self._resize_project(runtime)
+        self._listener.scene_changed(window_id)
+
+    # ─── pages (layouts) ─────────────────────────────────────────────────────────────
+
+    def new_page(self, runtime: ProjectRuntime, name: str | None) -> Layout:
+        taken = {lay.name for lay in runtime.layouts.layouts}
+        if name is None:
+            number = len(runtime.layouts.layouts) + 1
+            while f"Page {number}" in taken:
+                number += 1
+            name = f"Page {number}"
+        elif name in taken:
+            raise CommandError(f"project {runtime.name} already has a page named {name!r}")
+        layout = Layout(self._new_id(), name, LayoutKind.TERMINAL, LayoutTree(Leaf(self._new_id())))
+        runtime.layouts = replace(
+            runtime.layouts, layouts=(*runtime.layouts.layouts, layout), active_id=layout.id
+        )
+        self._sync_page(runtime, layout.id, cwd=runtime.root)
+        self._save_layouts(runtime)
+        self._listener.scene_changed(None)
+        return layout
+
+    def switch_page(self, runtime: ProjectRuntime, which: str) -> Layout:
+        layouts = runtime.layouts.layouts
+        if which in ("next", "prev"):
+            position = next(i for i, lay in enumerate(layouts) if lay.id == runtime.active.id)
+            layout = layouts[(position + (1 if which == "next" else -1)) % len(layouts)]
+        elif which.isdigit() and 0 <= int(which) < len(layouts):
+            layout = layouts[int(which)]
+        else:
+            layout = self.find_page(runtime, which)
+        runtime.layouts = replace(runtime.layouts, active_id=layout.id)
+        self._save_layouts(runtime)
+        self._listener.scene_changed(None)
+        return layout
+
+    def rename_page(self, runtime: ProjectRuntime, page: str | None, name: str) -> Layout:
+        layout = self.find_page(runtime, page) if page else runtime.active
+        if any(lay.name == name and lay.id != layout.id for lay in runtime.layouts.layouts):
+            raise CommandError(f"project {runtime.name} already has a page named {name!r}")
+        renamed = replace(layout, name=name)
+        runtime.layouts = replace(
+            runtime.layouts,
+            layouts=tuple(
+                renamed if lay.id == layout.id else lay for lay in runtime.layouts.layouts
+            ),
+        )
+        self._save_layouts(runtime)
+        self._listener.scene_changed(None)
+        return renamed
+
+    def close_page(self, runtime: ProjectRuntime, page: str | None, force: bool) -> Layout:
+        layout = self.find_page(runtime, page) if page else runtime.active
+        if len(runtime.layouts.layouts) == 1:
+            raise CommandError("a project keeps at least one page: close the project instead")
+        sessions = [
+            s
+            for leaf in iter_leaves(layout.tree.root)
+            if leaf.session and (s := self.sessions.get(leaf.session)) is not None
+        ]
+        busy = self._busy_in(sessions)
+        if busy and not force:
+            raise ConfirmationNeeded(f"closing page {layout.name} ends: {', '.join(busy)}")
+        for session in sessions:
+            self._end_session(session)
+        remaining = tuple(lay for lay in runtime.layouts.layouts if lay.id != layout.id)
+        active = runtime.layouts.active_id
+        if active == layout.id:
+            active = remaining[0].id
+        runtime.layouts = replace(runtime.layouts, layouts=remaining, active_id=active)
+        runtime.pages.pop(layout.id, None)
+        self._save_layouts(runtime)
+        self._listener.scene_changed(None)
+        return layout

@@ -1,0 +1,484 @@
+"""The daemon's workspace state: open projects, windows, sessions, and how to find them.
+
+`WorkspaceState` holds the state and the mechanics every operation needs: looking cells up
+from target strings, making a page's sessions match its tree (start shells in new cells, end
+the ones of removed cells, size every PTY from `core.layout.geometry`) and saving files. The
+operations users run are built on it in `project_ops` and `service`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+from adapters.pty.environment import cell_environment, user_shell
+from adapters.store.layouts_codec import LayoutStore, default_layouts
+from adapters.store.project_codec import ProjectStore
+from adapters.store.registry import ProjectRegistry
+from adapters.store.workspace_codec import WorkspaceStore
+from core import workspace as ws
+from core.errors import IdeaError, StoreError
+from core.layout import geometry as geo
+from core.layout import ops
+from core.layout.model import Layout, LayoutKind, LayoutTree, Leaf, iter_leaves
+from core.project import Project, normalize_root
+from core.targets import TargetSpec, parse_target
+from core.terminal import TerminalEmulator, TerminalEvent, TerminalEventKind
+from idea_daemon.errors import CommandError
+from idea_daemon.runtime import PageState, ProjectRuntime
+from idea_daemon.session import SpawnSpec, TerminalSession
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZE = (80, 23)
+DEFAULT_WINDOW = "main"
+
+
+class Listener(Protocol):
+    """What the service tells the server (which talks to clients)."""
+
+    def scene_changed(self, window_id: str | None) -> None:
+        """The structure a window shows changed (None: every window)."""
+
+    def output(self, session: TerminalSession) -> None:
+        """A session's screen changed."""
+
+    def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
+        """A message for the status line of a window's clients."""
+
+
+@dataclass(frozen=True, slots=True)
+class CellRef:
+    """A resolved cell: where it is and what runs in it."""
+
+    runtime: ProjectRuntime
+    layout_id: str
+    leaf: Leaf
+
+    @property
+    def page(self) -> PageState:
+        return self.runtime.page(self.layout_id)
+
+    @property
+    def tree(self) -> LayoutTree:
+        return self.runtime.layout(self.layout_id).tree
+
+
+EmulatorFactory = Callable[[int, int], TerminalEmulator]
+
+
+class WorkspaceState:
+    def __init__(
+        self,
+        *,
+        data_dir: Path,
+        socket_path: str,
+        emulator_factory: EmulatorFactory,
+        base_env: Mapping[str, str],
+        listener: Listener,
+        new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+        extra_env_names: tuple[str, ...] = (),
+    ) -> None:
+        self._new_id = new_id
+        self._listener = listener
+        self._emulator_factory = emulator_factory
+        self._base_env = dict(base_env)
+        self._client_env: dict[str, str] = {}
+        self._extra_env_names = extra_env_names
+        self._socket_path = socket_path
+        self.layout_store = LayoutStore(new_id)
+        self.project_store = ProjectStore()
+        self.registry = ProjectRegistry(data_dir)
+        self.workspace_store = WorkspaceStore(data_dir)
+        self.workspace = ws.Workspace()
+        self.workspace_writable = True
+        self.projects: dict[str, ProjectRuntime] = {}
+        self.sessions: dict[str, TerminalSession] = {}
+        self.window_sizes: dict[str, tuple[int, int]] = {}
+        self.problems: list[str] = []
+        # Sessions each page started, to end those a layout change left without a cell.
+        self._page_sessions: dict[tuple[str, str], set[str]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # ─── startup and shutdown ────────────────────────────────────────────────────────
+
+    def restore(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Reopen the windows and projects of the last run (shells start anew)."""
+        self._loop = loop
+        try:
+            self.workspace = self.workspace_store.load()
+        except StoreError as exc:
+            self.workspace_writable = False
+            self.problems.append(f"{exc.message} — windows start empty and it is not rewritten.")
+            log.error("workspace: %s", exc.message)
+        for window in self.workspace.windows:
+            for root in window.tabs:
+                try:
+                    self._load_project(root)
+                except IdeaError as exc:
+                    self.problems.append(f"cannot reopen {root}: {exc.message}")
+                    log.error("reopen %s: %s", root, exc.message)
+        # Drop tabs whose project could not be reopened.
+        for window in self.workspace.windows:
+            for root in window.tabs:
+                if root not in self.projects:
+                    self.workspace = ws.close_project(self.workspace, root)
+        for runtime in self.projects.values():
+            self._sync_all_pages(runtime)
+
+    def _load_project(self, root: str) -> ProjectRuntime:
+        problems: list[str] = []
+        project_writable = True
+        try:
+            project = self.project_store.load(Path(root))
+        except StoreError as exc:
+            problems.append(f"{exc.message} (left untouched; using defaults in memory)")
+            project, project_writable = None, False
+        if project is None:
+            registered = self.registry.get(root) if project_writable else None
+            project = Project(
+                id=registered.id if registered else str(uuid.uuid5(uuid.NAMESPACE_URL, root)),
+                name=registered.name if registered else Path(root).name,
+                root=root,
+            )
+        layouts_writable = True
+        try:
+            layouts = self.layout_store.load(Path(root))
+            ops.validate(layouts.active.tree)
+            for layout in layouts.layouts:
+                ops.validate(layout.tree)
+        except (StoreError, IdeaError) as exc:
+            problems.append(f"{exc.message} (left untouched; a default layout is used in memory)")
+            layouts, layouts_writable = default_layouts(self._new_id), False
+        layouts = ops.reconcile_duplicate_agents(layouts)
+        runtime = ProjectRuntime(project, layouts, layouts_writable, project_writable, problems)
+        self.projects[root] = runtime
+        return runtime
+
+    def shutdown(self) -> None:
+        for session in list(self.sessions.values()):
+            session.close()
+        self.sessions.clear()
+
+    def set_client_env(self, env: Mapping[str, str]) -> None:
+        """Refresh the variables tmux refreshes from the most recent attaching client."""
+        self._client_env = dict(env)
+
+    # ─── lookups ─────────────────────────────────────────────────────────────────────
+
+    def runtime_of(self, name: str) -> ProjectRuntime:
+        """An open project by name, id (or id prefix) or root."""
+        if name.startswith("/"):
+            try:
+                root = normalize_root(name)
+            except IdeaError:
+                root = name
+            if root in self.projects:
+                return self.projects[root]
+        exact = [rt for rt in self.projects.values() if rt.name == name or rt.project.id == name]
+        if len(exact) == 1:
+            return exact[0]
+        prefixed = [rt for rt in self.projects.values() if rt.project.id.startswith(name)]
+        if len(prefixed) == 1 and len(name) >= 4:
+            return prefixed[0]
+        if len(exact) > 1:
+            roots = ", ".join(rt.root for rt in exact)
+            raise CommandError(f"several open projects are named {name!r} ({roots}): use a root")
+        raise CommandError(f"no open project named {name!r}", "not_found")
+
+    def window_by_name(self, name: str) -> ws.Window:
+        window = self.workspace.window_named(name)
+        if window is None:
+            window = next((w for w in self.workspace.windows if w.id == name), None)
+        if window is None:
+            raise CommandError(f"no window named {name!r}", "not_found")
+        return window
+
+    def window_of_project(self, runtime: ProjectRuntime) -> ws.Window | None:
+        return self.workspace.window_of(runtime.root)
+
+    def default_window(self) -> ws.Window:
+        """The window a new project goes to when none is named: the first, made if needed."""
+        if not self.workspace.windows:
+            window_id = self._new_id()
+            self.workspace = ws.add_window(self.workspace, window_id, DEFAULT_WINDOW)
+            self._save_workspace()
+        return self.workspace.windows[0]
+
+    def size_of(self, window_id: str | None) -> tuple[int, int]:
+        if window_id is None:
+            return DEFAULT_SIZE
+        return self.window_sizes.get(window_id, DEFAULT_SIZE)
+
+    def iter_cells(self) -> Iterator[CellRef]:
+        for runtime in self.projects.values():
+            for layout in runtime.layouts.layouts:
+                for leaf in iter_leaves(layout.tree.root):
+                    yield CellRef(runtime, layout.id, leaf)
+
+    def find_cell(self, cell_id: str) -> CellRef:
+        matches = [ref for ref in self.iter_cells() if ref.leaf.id.startswith(cell_id)]
+        exact = [ref for ref in matches if ref.leaf.id == cell_id]
+        if exact:
+            return exact[0]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise CommandError(f"no cell with id {cell_id!r}", "not_found")
+        raise CommandError(f"cell id {cell_id!r} is ambiguous: give more characters")
+
+    def focused_cell(self, window_id: str | None) -> CellRef:
+        runtime = self.active_runtime(window_id)
+        layout = runtime.active
+        leaf_id = runtime.focused_leaf(layout.id)
+        if leaf_id is None:
+            raise CommandError("the current page has no cell")
+        return CellRef(runtime, layout.id, ops.find_leaf(layout.tree, leaf_id))
+
+    def active_runtime(self, window_id: str | None) -> ProjectRuntime:
+        window = self._window_or_default(window_id)
+        if window is None or window.active is None or window.active not in self.projects:
+            raise CommandError("no project is open: create one with `idea new PATH`", "no_project")
+        return self.projects[window.active]
+
+    def _window_or_default(self, window_id: str | None) -> ws.Window | None:
+        if window_id is not None:
+            try:
+                return self.workspace.window(window_id)
+            except IdeaError:
+                pass
+        return self.workspace.windows[0] if self.workspace.windows else None
+
+    def resolve(
+        self, target: str | None, window_id: str | None, current_cell: str | None
+    ) -> CellRef:
+        """A cell from a target string (core.targets), relative to a client's window."""
+        spec = parse_target(target)
+        if spec.cell_id is not None:
+            return self.find_cell(spec.cell_id)
+        if spec.is_current:
+            if current_cell is not None:
+                try:
+                    return self.find_cell(current_cell)
+                except CommandError:
+                    pass
+            return self.focused_cell(window_id)
+        return self._resolve_spec(spec, window_id, current_cell)
+
+    def _resolve_spec(
+        self, spec: TargetSpec, window_id: str | None, current: str | None
+    ) -> CellRef:
+        if spec.project is not None:
+            runtime = self.runtime_of(spec.project)
+        elif current is not None and spec.page is None:
+            try:
+                runtime = self.find_cell(current).runtime
+            except CommandError:
+                runtime = self.active_runtime(window_id)
+        else:
+            runtime = self.active_runtime(window_id)
+        layout = self.find_page(runtime, spec.page) if spec.page is not None else runtime.active
+        if spec.index is None:
+            leaf_id = runtime.focused_leaf(layout.id)
+            if leaf_id is None:
+                raise CommandError(f"page {layout.name!r} has no cell")
+            return CellRef(runtime, layout.id, ops.find_leaf(layout.tree, leaf_id))
+        try:
+            leaf = ops.leaf_at_index(layout.tree, spec.index)
+        except IdeaError as exc:
+            raise CommandError(
+                f"page {layout.name!r} has no cell {spec.index}", "not_found"
+            ) from exc
+        return CellRef(runtime, layout.id, leaf)
+
+    def find_page(self, runtime: ProjectRuntime, name: str) -> Layout:
+        layouts = runtime.layouts.layouts
+        if name.startswith("#") and name[1:].isdigit():
+            position = int(name[1:])
+            if 0 <= position < len(layouts):
+                return layouts[position]
+        for layout in layouts:
+            if layout.name == name or layout.id == name:
+                return layout
+        prefixed = [lay for lay in layouts if lay.id.startswith(name)]
+        if len(prefixed) == 1 and len(name) >= 4:
+            return prefixed[0]
+        raise CommandError(f"project {runtime.name!r} has no page {name!r}", "not_found")
+
+    def session_of(self, ref: CellRef) -> TerminalSession | None:
+        sid = ref.leaf.session
+        return self.sessions.get(sid) if sid is not None else None
+
+    # ─── applying a tree ─────────────────────────────────────────────────────────────
+
+    def _apply(
+        self,
+        runtime: ProjectRuntime,
+        layout_id: str,
+        tree: LayoutTree,
+        *,
+        record: bool = True,
+        cwd: str | None = None,
+    ) -> None:
+        ops.validate(tree)
+        page = runtime.page(layout_id)
+        previous = runtime.layout(layout_id).tree
+        if record:
+            page.history = page.history.push(previous)
+        runtime.set_tree(layout_id, tree)
+        self._sync_page(runtime, layout_id, cwd=cwd)
+        runtime.focused_leaf(layout_id)
+        self._save_layouts(runtime)
+
+    def _focus(self, runtime: ProjectRuntime, layout_id: str, leaf_id: str) -> None:
+        page = runtime.page(layout_id)
+        if page.focused != leaf_id:
+            page.last_focused = page.focused
+            page.focused = leaf_id
+
+    def _sync_all_pages(self, runtime: ProjectRuntime) -> None:
+        for layout in runtime.terminal_layouts():
+            self._sync_page(runtime, layout.id, cwd=runtime.root)
+        self._save_layouts(runtime)
+
+    def _sync_page(self, runtime: ProjectRuntime, layout_id: str, cwd: str | None = None) -> None:
+        """Make sessions match the page's tree: start missing ones, end orphans, resize."""
+        layout = runtime.layout(layout_id)
+        if layout.kind is not LayoutKind.TERMINAL:
+            return
+        tree = layout.tree
+        referenced = {
+            leaf.session
+            for lay in runtime.layouts.layouts
+            for leaf in iter_leaves(lay.tree.root)
+            if leaf.session
+        }
+        owned = self._sessions_of_page(runtime, layout_id)
+        for sid in owned - referenced:
+            self._end_session(self.sessions[sid])
+        sizes = self._content_sizes(runtime, layout_id)
+        changed = False
+        for leaf in list(iter_leaves(tree.root)):
+            if leaf.session is not None and leaf.session in self.sessions:
+                continue
+            cols, rows = sizes.get(leaf.id, (80, 24))
+            session = self._spawn(leaf.id, cwd or runtime.root, cols, rows)
+            tree = ops.replace_leaf(tree, leaf.id, replace(leaf, session=session.id))
+            changed = True
+        if changed:
+            runtime.set_tree(layout_id, tree)
+        self._page_sessions[(runtime.root, layout_id)] = {
+            leaf.session for leaf in iter_leaves(tree.root) if leaf.session
+        }
+        self._resize_page(runtime, layout_id)
+
+    def _sessions_of_page(self, runtime: ProjectRuntime, layout_id: str) -> set[str]:
+        return {
+            sid
+            for sid in self._page_sessions.get((runtime.root, layout_id), set())
+            if sid in self.sessions
+        }
+
+    def _spawn(self, cell_id: str, cwd: str, cols: int, rows: int) -> TerminalSession:
+        session = TerminalSession(
+            id=self._new_id(),
+            emulator=self._emulator_factory(max(1, cols), max(1, rows)),
+            on_change=self._listener.output,
+            on_exit=self._on_session_exit,
+            on_event=self._on_session_event,
+        )
+        self.sessions[session.id] = session
+        env = cell_environment(
+            self._base_env,
+            self._client_env,
+            extra_names=self._extra_env_names,
+            cell_id=cell_id,
+            socket_path=self._socket_path,
+        )
+        shell = user_shell(env)
+        if not os.path.isdir(cwd):
+            cwd = env.get("HOME", "/")
+        assert self._loop is not None, "restore() must run before cells are spawned"
+        session.start(SpawnSpec([shell], cwd, env), self._loop)
+        return session
+
+    def _end_session(self, session: TerminalSession) -> None:
+        session.close()
+        self.sessions.pop(session.id, None)
+
+    def _on_session_exit(self, session: TerminalSession) -> None:
+        self._listener.scene_changed(None)
+        self._listener.output(session)
+
+    def _on_session_event(self, session: TerminalSession, event: TerminalEvent) -> None:
+        if event.kind in (TerminalEventKind.TITLE, TerminalEventKind.BELL):
+            self._listener.scene_changed(None)
+
+    # ─── sizes ───────────────────────────────────────────────────────────────────────
+
+    def _page_size(self, runtime: ProjectRuntime) -> tuple[int, int]:
+        window = self.window_of_project(runtime)
+        return self.size_of(window.id if window else None)
+
+    def page_geometry(self, runtime: ProjectRuntime, layout_id: str) -> geo.Geometry:
+        width, height = self._page_size(runtime)
+        page = runtime.page(layout_id)
+        return geo.compute(runtime.layout(layout_id).tree, width, height, page.zoomed)
+
+    def _content_sizes(self, runtime: ProjectRuntime, layout_id: str) -> dict[str, tuple[int, int]]:
+        geometry = self.page_geometry(runtime, layout_id)
+        return {
+            cid: (rect.content.width, rect.content.height) for cid, rect in geometry.cells.items()
+        }
+
+    def _resize_page(self, runtime: ProjectRuntime, layout_id: str) -> None:
+        layout = runtime.layout(layout_id)
+        sizes = self._content_sizes(runtime, layout_id)
+        for leaf in iter_leaves(layout.tree.root):
+            size = sizes.get(leaf.id)
+            session = self.sessions.get(leaf.session) if leaf.session else None
+            if size is not None and session is not None:
+                session.resize(*size)
+
+    def _resize_project(self, runtime: ProjectRuntime) -> None:
+        for layout in runtime.terminal_layouts():
+            self._resize_page(runtime, layout.id)
+
+    def _cwd_of(self, ref: CellRef) -> str:
+        session = self.session_of(ref)
+        if session is not None:
+            reported = session.emulator.cwd
+            if reported and os.path.isdir(reported):
+                return reported
+            if session.pty is not None:
+                cwd = session.pty.cwd()
+                if cwd and os.path.isdir(cwd):
+                    return cwd
+        return ref.runtime.root
+
+    # ─── persistence ─────────────────────────────────────────────────────────────────
+
+    def _save_layouts(self, runtime: ProjectRuntime) -> None:
+        if not runtime.layouts_writable:
+            return
+        try:
+            self.layout_store.save(Path(runtime.root), runtime.layouts)
+        except StoreError as exc:
+            runtime.layouts_writable = False
+            log.error("saving layouts of %s: %s", runtime.root, exc.message)
+            window = self.window_of_project(runtime)
+            self._listener.notify(window.id if window else None, exc.message, "error")
+
+    def _save_workspace(self) -> None:
+        if not self.workspace_writable:
+            return
+        try:
+            self.workspace_store.save(self.workspace)
+        except StoreError:
+            self.workspace_writable = False
