@@ -209,8 +209,22 @@ def time_tmux(data: bytes, workdir: Path) -> float:
         subprocess.run([*base, "kill-server"], capture_output=True)
 
 
-def scrollback_bytes(lines: int = 10_000) -> int:
-    """tracemalloc's count for an emulator holding `lines` SGR-rich 120-column lines."""
+def _theme_sgr(rng: random.Random) -> str:
+    """A colour from a fixed theme (as editors, `bat`, `delta`, agents print): 16 ANSI colours,
+    40 palette colours, 12 truecolor colours, with or without an attribute."""
+    theme = [f"3{n}" for n in range(8)] + [f"9{n}" for n in range(8)]
+    theme += [f"38;5;{16 + 5 * n}" for n in range(40)]
+    theme += [f"38;2;{40 + 17 * n};{200 - 13 * n};{90 + 11 * n}" for n in range(12)]
+    attr = rng.choice(("", "1;", "2;", "3;", "4;"))
+    return f"\x1b[{attr}{rng.choice(theme)}m"
+
+
+def scrollback_bytes(lines: int = 10_000, theme: bool = True) -> int:
+    """tracemalloc's count for an emulator holding `lines` SGR-rich 120-column lines.
+
+    `theme=False` gives each word a random colour (15 % of them random truecolor): the worst
+    case, where the table of distinct styles rather than the lines dominates.
+    """
     rng = random.Random(5)
     rows: list[str] = []
     for _ in range(lines + ROWS):
@@ -218,7 +232,7 @@ def scrollback_bytes(lines: int = 10_000) -> int:
         used = 0
         while used < COLS - 12:
             word = rng.choice(WORDS)[: COLS - used - 1]
-            parts.append(f"{_sgr(rng)}{word}\x1b[0m ")
+            parts.append(f"{_theme_sgr(rng) if theme else _sgr(rng)}{word}\x1b[0m ")
             used += len(word) + 1
         rows.append("".join(parts) + " " * (COLS - used))
     data = "\r\n".join(rows).encode()
@@ -258,9 +272,10 @@ def main() -> None:
                          if use_tmux else float("nan"))
             print(f"{name:<12} {pyte_rate:7.2f} {idea_rate:7.2f} {tmux_rate:7.2f} "
                   f"{idea_rate / pyte_rate:10.1f} {idea_rate / tmux_rate:10.3f}")
-    megabytes_held = scrollback_bytes() / 1e6
-    print(f"scrollback: 10,000 lines of 120-col SGR-rich text hold {megabytes_held:.2f} MB "
-          "(target <= 8 MB)")
+    themed = scrollback_bytes() / 1e6
+    random_colours = scrollback_bytes(theme=False) / 1e6
+    print(f"scrollback, 10,000 lines of 120-col SGR-rich text: {themed:.2f} MB with theme "
+          f"colours, {random_colours:.2f} MB with a random colour per word (target <= 8 MB)")
 
 
 if __name__ == "__main__":

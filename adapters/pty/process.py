@@ -164,7 +164,7 @@ class PtyProcess:
     def cwd(self) -> str | None:
         """The working directory of the program in the foreground, else the child's."""
         for pid in (self.foreground_pgid(), self.pid):
-            if pid is None:
+            if pid is None or pid <= 0:
                 continue
             try:
                 return os.readlink(f"/proc/{pid}/cwd")
@@ -185,7 +185,8 @@ class PtyProcess:
         can then be closed without asking.
         """
         pgid = self.foreground_pgid()
-        if pgid is None or pgid == self.pid:
+        # 0: no foreground group yet (the child has not taken the terminal).
+        if pgid is None or pgid <= 0 or pgid == self.pid:
             return None
         try:
             return Path(f"/proc/{pgid}/comm").read_text().strip() or str(pgid)
