@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from adapters.config import load_config
 from adapters.emulator import PyteEmulator
 from adapters.locations import Locations
 from core.terminal import TerminalEmulator
@@ -13,12 +14,14 @@ from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
 
 
-def build(locations: Locations, *, scrollback_lines: int = 10_000) -> DaemonServer:
+def build(locations: Locations) -> DaemonServer:
     # Importing the module registers the workspace commands in HANDLERS.
     import idea_daemon.commands_workspace  # noqa: F401
 
+    config, problem = load_config(locations.config_file)
+
     def make_emulator(cols: int, rows: int) -> TerminalEmulator:
-        return PyteEmulator(cols, rows, scrollback_lines)
+        return PyteEmulator(cols, rows, config.scrollback_lines)
 
     server = DaemonServer(VERSION, str(locations.socket))
     server.service = WorkspaceService(
@@ -27,6 +30,9 @@ def build(locations: Locations, *, scrollback_lines: int = 10_000) -> DaemonServ
         emulator_factory=make_emulator,
         base_env=os.environ,
         listener=server,
+        extra_env_names=tuple(config.refresh_env),
     )
+    if problem is not None:
+        server.service.problems.append(problem)
     server.handlers = dict(HANDLERS)
     return server

@@ -355,6 +355,23 @@ class ActionRunner:
                     mirror.history[start + offset] = tuple(tuple(run) for run in row)
         view.refresh_cell(cell_id)
 
+    async def scroll_key(self, cell_id: str, key: str) -> bool:
+        """Keys that move through the history while a cell is scrolled back."""
+        cell = self.app.view.focused_cell
+        page = max(1, (cell.height - 1) // 2) if cell is not None else 10
+        steps = {"up": 1, "k": 1, "down": -1, "j": -1, "pageup": page,
+                 "pagedown": -page, "ctrl+f": -page, "home": 10**9, "g": 10**9}
+        if key in ("escape", "q", "end", "G"):
+            self.stop_scrolling(cell_id)
+            return True
+        if key in steps:
+            await self.scroll(cell_id, steps[key], 0, 0, force=True)
+            mirror = self.app.view.mirrors.get(cell_id)
+            if mirror is not None and mirror.scroll == 0:
+                self.stop_scrolling(cell_id)
+            return True
+        return False
+
     def stop_scrolling(self, cell_id: str) -> None:
         mirror = self.app.view.mirrors.get(cell_id)
         if mirror is not None:

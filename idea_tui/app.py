@@ -138,9 +138,10 @@ class IdeaApp(App[str], inherit_bindings=False):
             return
         mirror = self.view.mirrors.get(cell.id)
         if mirror is not None and mirror.scroll > 0:
-            self.runner.stop_scrolling(cell.id)
-            if key in ("escape", "q"):
+            if await self.runner.scroll_key(cell.id, key):
                 return
+            # Any other key leaves the history and goes to the program.
+            self.runner.stop_scrolling(cell.id)
         self.gateway.key(cell.id, key, character)
 
     def start_mode(self, mode: str, label: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from adapters.config import load_config
 from adapters.locations import locate
 from idea_tui.control import DaemonError, VersionMismatch, ensure_daemon, terminate_daemon
 from idea_tui.gateway import Gateway, GatewayPort
@@ -22,6 +23,9 @@ def attach(window: str | None) -> int:
     from idea_tui.app import IdeaApp
 
     locations = locate()
+    config, problem = load_config(locations.config_file)
+    if problem is not None:
+        print(f"idea: {problem}", file=sys.stderr)
     try:
         ensure_daemon(locations)
     except DaemonError as exc:
@@ -32,7 +36,7 @@ def attach(window: str | None) -> int:
         return await Gateway.connect(locations, window=window, width=width, height=height)
 
     for _attempt in range(2):
-        app = IdeaApp(connect)
+        app = IdeaApp(connect, prefix=config.prefix)
         result = app.run()
         error = app.connect_error
         if isinstance(error, VersionMismatch):

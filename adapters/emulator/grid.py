@@ -30,8 +30,10 @@ MAX_CELL_CHARS = 16
 DEFAULT_KEY = b"\x00\x00"
 # Distinct styles alive at once (on screen and in scrollback). Output such as images drawn
 # with truecolor cells can exceed it; `IdeaScreen.key_of` then falls back to the 256-colour
-# palette, which keeps memory bounded (a full table is about 3 MB).
-MAX_STYLES = 16_384
+# palette, which keeps memory bounded (a full table is about 1.5 MB).
+MAX_STYLES = 8_192
+# Which byte of a cell's id holds the low 8 bits (ids are stored in native order).
+LOW_BYTE = 0 if sys.byteorder == "little" else 1
 
 
 def char_width(char: str) -> int:
@@ -73,6 +75,9 @@ class StyleTable:
 
     def style(self, key: bytes) -> Style:
         return self.styles[int.from_bytes(key, sys.byteorder)] or DEFAULT_STYLE
+
+    def style_at(self, index: int) -> Style:
+        return self.styles[index] or DEFAULT_STYLE
 
     def add(self, style: Style) -> bytes:
         """The id for a style not in the table; the default id when the table is full."""

@@ -3,10 +3,10 @@
 Runs of equal style are found with one regex over the line's style bytes (`(..)\\1*` matches a
 run of one repeated 2-byte id), so the Python loop runs per style change, not per cell.
 
-Scrollback entries (`HistoryLine`), about 300–500 bytes for a 120-column SGR-rich line:
+Scrollback entries (`HistoryLine`), about 350 bytes for a 120-column SGR-rich line:
 - `str`: a line in the default style, trailing blanks dropped;
-- `(text, styles)`: one code point per cell, `styles` 2 bytes per cell, trailing default
-  blanks dropped;
+- `(text, styles)`: one code point per cell, trailing default blanks dropped; `styles` holds
+  1 byte per cell when every id on the line is below 256 (the usual case), else 2;
 - `(text, styles, counts)`: a line with wide characters or combining marks, `counts[i]` code
   points in cell `i` (0 for the right half of a wide character).
 """
@@ -15,13 +15,21 @@ from __future__ import annotations
 
 import re
 
-from adapters.emulator.grid import DEFAULT_KEY, Line, StyleTable, char_width, text_width
+from adapters.emulator.grid import (
+    DEFAULT_KEY,
+    LOW_BYTE,
+    Line,
+    StyleTable,
+    char_width,
+    text_width,
+)
 from adapters.emulator.styles import DEFAULT_STYLE
 from core.terminal import Row, Run
 
 HistoryLine = str | tuple[str, bytes] | tuple[str, bytes, bytes]
 
 _RUNS = re.compile(rb"(..)\1*", re.S)
+_RUNS_1 = re.compile(rb"(.)\1*", re.S)
 _REVERSE = 32
 
 
@@ -54,7 +62,11 @@ def compact_line(line: Line) -> HistoryLine:
     if styles.count(DEFAULT_KEY) == len(chars):
         return text.rstrip(" ")
     keep = max(len(text.rstrip(" ")), (len(styles.rstrip(b"\0")) + 1) >> 1)
-    return (text[:keep], bytes(styles[: 2 * keep]))
+    styles = styles[: 2 * keep]
+    high = styles[1 - LOW_BYTE :: 2]
+    if high.count(0) == keep:
+        return (text[:keep], bytes(styles[LOW_BYTE::2]))
+    return (text[:keep], bytes(styles))
 
 
 def _fit(runs: list[Run], cols: int) -> Row:
@@ -90,9 +102,15 @@ def expand_history(entry: HistoryLine, table: StyleTable, cols: int) -> Row:
         return _fit([(entry, *DEFAULT_STYLE)], cols)
     text, styles = entry[0], entry[1]
     counts = entry[2] if len(entry) == 3 else None
-    style_of = table.style
     runs: list[Run] = []
     pos = 0
+    if counts is None and len(styles) == len(text):
+        style_at = table.style_at
+        for match in _RUNS_1.finditer(styles):
+            start, end = match.span()
+            runs.append((text[start:end], *style_at(styles[start])))
+        return _fit(runs, cols)
+    style_of = table.style
     for match in _RUNS.finditer(styles):
         start, end = match.span()
         size = (end - start) >> 1 if counts is None else sum(counts[start >> 1 : end >> 1])
@@ -112,7 +130,12 @@ def line_from_history(entry: HistoryLine, cols: int) -> Line:
     if isinstance(entry, str):
         return Line(list(entry), bytearray(DEFAULT_KEY * len(entry))).resized(cols)
     if len(entry) == 2:
-        return Line(list(entry[0]), bytearray(entry[1])).resized(cols)
+        text, styles = entry[0], entry[1]
+        if len(styles) == len(text):
+            wide = bytearray(2 * len(styles))
+            wide[LOW_BYTE::2] = styles
+            return Line(list(text), wide).resized(cols)
+        return Line(list(text), bytearray(styles)).resized(cols)
     text, styles, counts = entry[0], entry[1], entry[2]
     chars: list[str] = []
     pos = 0

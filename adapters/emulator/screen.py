@@ -212,7 +212,11 @@ class IdeaScreen(CanvasScreen):
         for line in self.grid + (self.main_grid or []):
             live.update(memoryview(bytes(line.styles)).cast("H"))
         for entry in self.history:
-            if not isinstance(entry, str):
+            if isinstance(entry, str):
+                continue
+            if len(entry) == 2 and len(entry[1]) == len(entry[0]):
+                live.update(entry[1])  # one byte per cell
+            else:
                 live.update(memoryview(entry[1]).cast("H"))
         for saved in self.saved.values():
             if saved is not None:

@@ -1,0 +1,71 @@
+"""The user's settings: `$XDG_CONFIG_HOME/idea/config.toml` (or `IDEA_HOME/config/config.toml`).
+
+Every setting is typed, defaulted and documented here. The file is optional; a file that
+cannot be read, or holds an unknown key or a wrong type, is reported in the user's terms
+(file, key, what was expected) and idea runs on the defaults — the file is never rewritten.
+
+Example::
+
+    prefix = "ctrl+a"              # the key before every workspace key (tmux style)
+    scrollback_lines = 20000       # lines of history kept per cell by the daemon
+    refresh_env = ["AWS_PROFILE"]  # more variables taken from the attaching terminal
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import msgspec
+
+from core.errors import IdeaError
+
+MAX_SCROLLBACK = 1_000_000
+
+
+class ConfigError(IdeaError):
+    """The config file exists but cannot be used as it is."""
+
+
+class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    prefix: str = "ctrl+b"
+    """The prefix key, as Textual names keys: "ctrl+b", "ctrl+a", "ctrl+space"..."""
+    scrollback_lines: int = 10_000
+    """Lines kept per cell after they scroll off the screen (0 keeps none)."""
+    refresh_env: list[str] = []
+    """Extra environment variables refreshed from the attaching client for new cells,
+    beside those tmux refreshes (SSH_AUTH_SOCK, DISPLAY, ...)."""
+
+
+def load_config(path: Path) -> tuple[Config, str | None]:
+    """The settings, and a message for the user when the file had to be ignored."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config(), None
+    except OSError as exc:
+        return Config(), f"cannot read {path}: {exc.strerror}; using the defaults"
+    try:
+        config = parse_config(text, str(path))
+    except ConfigError as exc:
+        return Config(), f"{exc.message}; using the defaults"
+    return config, None
+
+
+def parse_config(text: str, source: str = "config.toml") -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source} is not valid TOML: {exc}") from exc
+    try:
+        config = msgspec.convert(data, Config)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{source}: {exc}") from exc
+    if not 0 <= config.scrollback_lines <= MAX_SCROLLBACK:
+        raise ConfigError(
+            f"{source}: scrollback_lines must be from 0 to {MAX_SCROLLBACK}, "
+            f"got {config.scrollback_lines}"
+        )
+    if not config.prefix.strip():
+        raise ConfigError(f"{source}: prefix must name a key, e.g. \"ctrl+b\"")
+    return config

@@ -1,0 +1,44 @@
+"""config.toml: typed settings, clear errors, defaults when unusable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.config import Config, ConfigError, load_config, parse_config
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    assert load_config(tmp_path / "config.toml") == (Config(), None)
+
+
+def test_settings_are_read() -> None:
+    config = parse_config('prefix = "ctrl+a"\nscrollback_lines = 500\nrefresh_env = ["X"]\n')
+    assert config == Config(prefix="ctrl+a", scrollback_lines=500, refresh_env=["X"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("prefix = ", "not valid TOML"),
+        ("prefx = 'ctrl+a'", "prefx"),
+        ("scrollback_lines = 'many'", "scrollback_lines"),
+        ("scrollback_lines = -1", "scrollback_lines must be from 0"),
+        ("prefix = '  '", "prefix must name a key"),
+    ],
+)
+def test_bad_settings_are_explained(text: str, expected: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "/home/u/.config/idea/config.toml")
+    assert expected in info.value.message
+    assert "/home/u/.config/idea/config.toml" in info.value.message
+
+
+def test_bad_file_falls_back_to_defaults_and_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("prefix = 3\n")
+    config, problem = load_config(path)
+    assert config == Config()
+    assert problem is not None and str(path) in problem and "defaults" in problem
+    assert path.read_text() == "prefix = 3\n"
