@@ -12,6 +12,7 @@ Colour encoding (an int):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 from typing import Protocol
@@ -101,6 +102,10 @@ class TerminalEventKind(IntEnum):
     CWD = 3
     NOTIFY = 4
     CLIPBOARD = 5
+    ACTIVITY = 6
+    """Not from the program: the daemon saw output after a quiet spell."""
+    SILENCE = 7
+    """Not from the program: the daemon saw no output for a while after some."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +167,86 @@ class TerminalEmulator(Protocol):
 
     def render_history(self, start: int, count: int) -> list[Row]:
         """Scrollback rows `[start, start + count)`, 0 being the oldest line kept."""
+
+
+def row_text(row: Row) -> str:
+    """The characters a row shows, wide characters once, trailing blanks kept.
+
+    >>> row_text((("ab", -1, -1, 0), ("c ", 1, -1, Attr.BOLD)))
+    'abc '
+    """
+    return "".join(run[0] for run in row)
+
+
+_PLAIN = (DEFAULT_COLOR, DEFAULT_COLOR, 0)
+_SGR_ATTRS = (
+    (Attr.BOLD, "1"),
+    (Attr.DIM, "2"),
+    (Attr.ITALIC, "3"),
+    (Attr.UNDERLINE, "4"),
+    (Attr.BLINK, "5"),
+    (Attr.REVERSE, "7"),
+    (Attr.HIDDEN, "8"),
+    (Attr.STRIKE, "9"),
+    (Attr.DOUBLE_UNDERLINE, "4:2"),
+    (Attr.CURLY_UNDERLINE, "4:3"),
+    (Attr.DOTTED_UNDERLINE, "4:4"),
+    (Attr.DASHED_UNDERLINE, "4:5"),
+    (Attr.OVERLINE, "53"),
+)
+
+
+def _colour_codes(colour: int, base: int) -> str:
+    """SGR parameters for a colour; `base` is 30 (foreground) or 40 (background)."""
+    if colour == DEFAULT_COLOR:
+        return str(base + 9)
+    if colour & TRUECOLOR_FLAG:
+        return f"{base + 8};2;{(colour >> 16) & 255};{(colour >> 8) & 255};{colour & 255}"
+    if colour < 8:
+        return str(base + colour)
+    if colour < 16:
+        return str(base + 60 + colour - 8)
+    return f"{base + 8};5;{colour}"
+
+
+def _transition(before: tuple[int, int, int], after: tuple[int, int, int]) -> str:
+    codes: list[str] = []
+    old_fg, old_bg, old_attrs = before
+    fg, bg, attrs = after
+    if old_attrs & ~attrs:
+        # An attribute is removed: start from a reset, as tmux does.
+        codes.append("0")
+        old_fg, old_bg, old_attrs = DEFAULT_COLOR, DEFAULT_COLOR, 0
+    codes.extend(code for bit, code in _SGR_ATTRS if attrs & bit and not old_attrs & bit)
+    if fg != old_fg:
+        codes.append(_colour_codes(fg, 30))
+    if bg != old_bg:
+        codes.append(_colour_codes(bg, 40))
+    return f"\x1b[{';'.join(codes)}m" if codes else ""
+
+
+def rows_to_ansi(rows: Iterable[Row]) -> str:
+    """Rows as text with SGR sequences, one line per row, in the manner of
+    `tmux capture-pane -e -p`: codes only where the style changes (the style carries over
+    from one line to the next), a reset first when an attribute is removed, trailing
+    default-style blanks dropped.
+
+    >>> rows_to_ansi([(("a", 1, -1, Attr.BOLD), ("b ", -1, -1, 0))])
+    '\\x1b[1;31ma\\x1b[0mb'
+    """
+    lines: list[str] = []
+    style = _PLAIN
+    for row in rows:
+        runs = list(row)
+        while runs and runs[-1][1:] == _PLAIN and not runs[-1][0].strip(" "):
+            runs.pop()
+        if runs and runs[-1][1:] == _PLAIN:
+            runs[-1] = (runs[-1][0].rstrip(" "), *_PLAIN)
+        parts: list[str] = []
+        for text, fg, bg, attrs in runs:
+            parts.append(_transition(style, (fg, bg, attrs)))
+            style = (fg, bg, attrs)
+            parts.append(text)
+        lines.append("".join(parts))
+    return "\n".join(lines)
+

@@ -107,6 +107,7 @@ def describe_cell(service: WorkspaceService, ref: CellRef) -> dict[str, Any]:
     if session is not None:
         info["cols"], info["rows"] = session.emulator.cols, session.emulator.rows
         info["title"] = session.title
+        info["attention"] = session.attention
         info["exitCode"] = session.exit_code
         if session.error:
             info["error"] = session.error
@@ -428,3 +429,20 @@ def attach_window(server: DaemonServer, client: ClientConnection, params: dict[s
         server.claim_size(client)
         server.scene_changed(window.id)
     return {"window": window.name}
+
+
+@command("monitor")
+def monitor(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    """Watch a cell for activity (output after quiet) or silence (quiet after output)."""
+    ref = _target(server, client, params)
+    session = _svc(server).session_of(ref)
+    if session is None:
+        raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
+    if "activity" in params:
+        session.monitor_activity = bool(params["activity"])
+    if "silence" in params:
+        seconds = params["silence"]
+        if not isinstance(seconds, int | float) or not 0 <= seconds <= 86400:
+            raise CommandError("silence must be a number of seconds from 0 (off) to 86400")
+        session.monitor_silence = float(seconds)
+    return {"activity": session.monitor_activity, "silence": session.monitor_silence}

@@ -119,6 +119,7 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
         info.message = "no program"
         return
     info.title = session.title
+    info.attention = bool(session.attention)
     if session.error is not None:
         info.running = False
         info.message = session.error

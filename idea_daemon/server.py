@@ -125,6 +125,9 @@ class DaemonServer:
         self._dirty_sessions.add(session.id)
         self._schedule(FRAME_INTERVAL)
 
+    def watched_windows(self) -> set[str]:
+        return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
+
     def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
         self._notices.append((window_id, text, level))
         self._schedule(0.0)
@@ -158,6 +161,9 @@ class DaemonServer:
         while True:
             await asyncio.sleep(POLL_INTERVAL)
             service = self._service()
+            now = time.monotonic()
+            for session in list(service.sessions.values()):
+                session.check_silence(now)
             windows = {c.window_id for c in self.clients.values() if c.attached}
             for window_id in windows:
                 commands = tuple(
@@ -315,6 +321,9 @@ class DaemonServer:
         session = self._session_for_cell(message.cell)
         if session is None:
             return
+        if session.attention:
+            session.attention = ""
+            self.scene_changed(client.window_id)
         data = input_encoding.encode(message, session.emulator.modes)
         if data and not session.write(data):
             self.notify(client.window_id, "input refused: the program is not reading", "error")

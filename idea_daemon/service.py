@@ -79,6 +79,7 @@ class WorkspaceService(ProjectOps):
             page.zoomed = None
             self._resize_page(ref.runtime, ref.layout_id)
         self._focus(ref.runtime, ref.layout_id, ref.leaf.id)
+        self.clear_attention(ref)
         self._listener.scene_changed(None)
 
     def neighbour(self, ref: CellRef, how: str) -> CellRef:

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import signal
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +27,8 @@ READ_CHUNK = 16 * 1024
 READ_BUDGET = 64 * 1024
 # Beyond this many unsent input bytes (a huge paste into a stuck program) input is refused.
 MAX_PENDING_INPUT = 16 * 1024 * 1024
+# Output after this many quiet seconds counts as new activity (monitor-activity).
+ACTIVITY_QUIET = 5.0
 
 EmulatorFactory = Callable[[int, int], TerminalEmulator]
 
@@ -59,6 +62,14 @@ class TerminalSession:
     generations: list[int] = field(default_factory=list)
     counter: int = 0
     title: str = ""
+    attention: str = ""
+    """Why the cell wants the user: "bell", "notify: …", "activity", "silence" (or "")."""
+    last_output: float = 0.0
+    monitor_activity: bool = False
+    """Flag output that starts after a quiet spell (tmux monitor-activity)."""
+    monitor_silence: float = 0.0
+    """Flag this many seconds without output after some output (0: off)."""
+    _silence_armed: bool = False
     _pending: bytearray = field(default_factory=bytearray)
     _writer_armed: bool = False
     _reader_armed: bool = False
@@ -151,6 +162,10 @@ class TerminalSession:
             self._after_feed()
 
     def _after_feed(self) -> None:
+        now = time.monotonic()
+        self._note_activity(now)
+        self.last_output = now
+        self._silence_armed = self.monitor_silence > 0
         emulator = self.emulator
         replies = emulator.take_replies()
         if replies:
@@ -169,6 +184,20 @@ class TerminalSession:
         if self._waiters:
             self._check_waiters()
         self.on_change(self)
+
+    def _note_activity(self, now: float) -> None:
+        if (
+            self.monitor_activity
+            and not self.attention
+            and now - self.last_output >= ACTIVITY_QUIET
+        ):
+            self.on_event(self, TerminalEvent(TerminalEventKind.ACTIVITY))
+
+    def check_silence(self, now: float) -> None:
+        """Called periodically: flag a cell that went quiet after output."""
+        if self._silence_armed and now - self.last_output >= self.monitor_silence:
+            self._silence_armed = False
+            self.on_event(self, TerminalEvent(TerminalEventKind.SILENCE))
 
     def _on_eof(self) -> None:
         pty = self.pty

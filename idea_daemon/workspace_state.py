@@ -52,6 +52,9 @@ class Listener(Protocol):
     def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
         """A message for the status line of a window's clients."""
 
+    def watched_windows(self) -> set[str]:
+        """Windows that an attached client shows right now."""
+
 
 @dataclass(frozen=True, slots=True)
 class CellRef:
@@ -416,8 +419,40 @@ class WorkspaceState:
         self._listener.scene_changed(None)
         self._listener.output(session)
 
+    _ATTENTION = {
+        TerminalEventKind.BELL: "bell",
+        TerminalEventKind.NOTIFY: "notify",
+        TerminalEventKind.ACTIVITY: "activity",
+        TerminalEventKind.SILENCE: "silence",
+    }
+
     def _on_session_event(self, session: TerminalSession, event: TerminalEvent) -> None:
-        if event.kind in (TerminalEventKind.TITLE, TerminalEventKind.BELL):
+        reason = self._ATTENTION.get(event.kind)
+        if reason is not None and not self.is_watched(session.id):
+            # A signal from a cell the user is not looking at marks it until focused.
+            session.attention = f"{reason}: {event.text}" if event.text else reason
+            self._listener.scene_changed(None)
+        elif event.kind is TerminalEventKind.TITLE:
+            self._listener.scene_changed(None)
+
+    def is_watched(self, session_id: str) -> bool:
+        """Whether the session is the focused cell of a page an attached client shows."""
+        watched = self._listener.watched_windows()
+        for window in self.workspace.windows:
+            if window.id not in watched or window.active not in self.projects:
+                continue
+            runtime = self.projects[window.active]
+            layout = runtime.active
+            focused = runtime.focused_leaf(layout.id)
+            for leaf in iter_leaves(layout.tree.root):
+                if leaf.id == focused and leaf.session == session_id:
+                    return True
+        return False
+
+    def clear_attention(self, ref: CellRef) -> None:
+        session = self.session_of(ref)
+        if session is not None and session.attention:
+            session.attention = ""
             self._listener.scene_changed(None)
 
     # ─── sizes ───────────────────────────────────────────────────────────────────────

@@ -99,7 +99,8 @@ def _print_ls(result: dict[str, Any]) -> None:
                         )
                     )
                     fmark = "*" if cell.get("focused") else " "
-                    print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}")
+                    flag = f"  [{cell['attention']}]" if cell.get("attention") else ""
+                    print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}{flag}")
     for problem in result.get("problems", []):
         print(f"! {problem}")
 
@@ -397,6 +398,16 @@ def cmd_detach(args: argparse.Namespace) -> int:
     return _simple(args, result, f"detached {result['detached']} client(s)")
 
 
+def cmd_monitor(args: argparse.Namespace) -> int:
+    activity = None if args.activity is None else args.activity == "on"
+    result = _call(args, "monitor", target=args.target, activity=activity, silence=args.silence)
+    return _simple(
+        args,
+        result,
+        f"activity {'on' if result['activity'] else 'off'}, silence {result['silence'] or 'off'}",
+    )
+
+
 def cmd_version(args: argparse.Namespace) -> int:
     print(f"idea {VERSION}")
     return 0
@@ -641,6 +652,19 @@ def build_parser() -> argparse.ArgumentParser:
     detach = add("detach", cmd_detach, "detach the clients of a window", ("detach-client",))
     detach.add_argument("-w", "--window")
     _json(detach)
+
+    monitor = add("monitor", cmd_monitor, "mark a cell when it shows activity or goes silent")
+    _target(monitor)
+    monitor.add_argument(
+        "--activity", choices=("on", "off"), help="mark output that starts after a quiet spell"
+    )
+    monitor.add_argument(
+        "--silence",
+        type=float,
+        metavar="SECONDS",
+        help="mark SECONDS without output after some output (0: off)",
+    )
+    _json(monitor)
 
     add("version", cmd_version, "print the version")
     daemon = add("daemon", cmd_daemon, "run the daemon (started automatically)")

@@ -50,6 +50,8 @@ class Capture:
     cursor: tuple[int, int]
     cursor_visible: bool
     alternate: bool
+    raw: str
+    """The screen as `capture-pane -e` printed it (kept in fixture expectations)."""
 
     def text(self) -> list[str]:
         return ["".join(char for char, _ in line) for line in self.lines]
@@ -180,6 +182,7 @@ def tmux_capture(data: bytes, cols: int, rows: int, workdir: Path) -> Capture:
             cursor=(int(info[0]), int(info[1])),
             cursor_visible=info[2] == "1",
             alternate=info[3] == "1",
+            raw=screen,
         )
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
