@@ -269,7 +269,13 @@ class DaemonServer:
         service.set_client_env(client.env)
         assert client.window_id is not None
         self.claim_size(client)
-        for problem in service.problems:
+        window = next(w for w in service.workspace.windows if w.id == client.window_id)
+        problems = list(service.problems)
+        for root in window.tabs:
+            runtime = service.projects.get(root)
+            if runtime is not None:
+                problems.extend(runtime.problems)
+        for problem in problems:
             client.send(Notice(text=problem, level="error"))
         self._dirty_scenes.add(client.window_id)
         self._schedule(0.0)

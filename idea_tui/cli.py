@@ -372,7 +372,7 @@ def cmd_list_cells(args: argparse.Namespace) -> int:
 
 
 def cmd_layout(args: argparse.Namespace) -> int:
-    action = args.layout_action
+    action = args.layout_action or "list"
     if action == "list":
         result = _call(args, "layout_list", project=args.project)
         if not args.json:
@@ -386,10 +386,12 @@ def cmd_layout(args: argparse.Namespace) -> int:
         result = _call(args, "layout_switch", project=args.project, page=args.page)
     elif action == "rename":
         result = _call(args, "layout_rename", project=args.project, page=args.page, name=args.name)
-    else:
+    elif action == "close":
         result = _call(
             args, "layout_close", project=args.project, page=args.page, force=args.force or None
         )
+    else:
+        raise CommandFailed("usage", f"unknown layout action {action!r}")
     return _simple(args, result, None)
 
 
@@ -633,21 +635,27 @@ def build_parser() -> argparse.ArgumentParser:
     _json(cells)
 
     layout = add("layout", cmd_layout, "pages of a project (list, new, switch, rename, close)")
-    layout.set_defaults(layout_action="list", page=None, name=None)
-    layout.add_argument("-p", "--project")
-    _json(layout)
+    layout.set_defaults(layout_action="list", page=None, name=None, force=False)
     layout_sub = layout.add_subparsers(dest="layout_action", metavar="ACTION")
-    layout_sub.add_parser("list", help="list pages")
-    lnew = layout_sub.add_parser("new", help="add a page")
-    lnew.add_argument("name", nargs="?")
-    lsw = layout_sub.add_parser("switch", help="show a page: a name, #N, next or prev")
-    lsw.add_argument("page")
-    lren = layout_sub.add_parser("rename", help="rename the current page (or --page)")
+
+    def layout_action(name: str, help_text: str) -> argparse.ArgumentParser:
+        # --json and -p on every action, so that they can come last as everywhere else.
+        action = layout_sub.add_parser(name, help=help_text)
+        action.add_argument("-p", "--project", help="the project (default: the current one)")
+        _json(action)
+        return action
+
+    layout_action("list", "list pages")
+    layout_action("new", "add a page").add_argument("name", nargs="?")
+    layout_action("switch", "show a page: a name, #N, N, next or prev").add_argument("page")
+    lren = layout_action("rename", "rename the current page (or --page)")
     lren.add_argument("name")
     lren.add_argument("--page")
-    lclose = layout_sub.add_parser("close", help="close a page")
+    lclose = layout_action("close", "close a page")
     lclose.add_argument("page", nargs="?")
     _force(lclose)
+    # `idea layout` alone lists the pages of the current project.
+    layout.set_defaults(project=None, json=False)
 
     detach = add("detach", cmd_detach, "detach the clients of a window", ("detach-client",))
     detach.add_argument("-w", "--window")

@@ -44,7 +44,7 @@ class TabBar(Widget):
             text.append("no project open — prefix P: projects panel", style="dim italic")
         for index, tab in enumerate(scene.tabs):
             start = len(text)
-            label = f" {index + 1}:{tab.name} "
+            label = f" {index}:{tab.name} "
             text.append(label, style="bold black on green" if tab.active else "")
             self._spans.append((start, len(text), index))
             text.append(" ")
