@@ -32,18 +32,49 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pyte  # noqa: E402
+import pyte
 
-from adapters.emulator import PyteEmulator  # noqa: E402
+from adapters.emulator import PyteEmulator
 
 COLS, ROWS = 120, 40
 CHUNK = 16 * 1024
 RENDER_EVERY = 64 * 1024
-WORDS = (
-    "request worker cache miss hit build compile test passed failed retry upstream "
-    "latency queue commit branch merge rebase token parse render layout agent tool call "
-    "result stream socket daemon client frame buffer scroll cursor"
-).split()
+WORDS = [
+    "request",
+    "worker",
+    "cache",
+    "miss",
+    "hit",
+    "build",
+    "compile",
+    "test",
+    "passed",
+    "failed",
+    "retry",
+    "upstream",
+    "latency",
+    "queue",
+    "commit",
+    "branch",
+    "merge",
+    "rebase",
+    "token",
+    "parse",
+    "render",
+    "layout",
+    "agent",
+    "tool",
+    "call",
+    "result",
+    "stream",
+    "socket",
+    "daemon",
+    "client",
+    "frame",
+    "buffer",
+    "scroll",
+    "cursor",
+]
 
 
 def _sgr(rng: random.Random) -> str:
@@ -79,8 +110,11 @@ def sgr_stream(size: int, seed: int = 2) -> bytes:
     total = 0
     while total < size:
         parts = [f"\x1b[2m12:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}\x1b[0m "]
-        parts.append(rng.choice(("\x1b[1;32mINFO\x1b[0m ", "\x1b[1;33mWARN\x1b[0m ",
-                                 "\x1b[1;31mERROR\x1b[0m ")))
+        parts.append(
+            rng.choice(
+                ("\x1b[1;32mINFO\x1b[0m ", "\x1b[1;33mWARN\x1b[0m ", "\x1b[1;31mERROR\x1b[0m ")
+            )
+        )
         for _ in range(rng.randint(3, 9)):
             parts.append(f"{_sgr(rng)}{rng.choice(WORDS)}\x1b[0m={rng.randint(0, 9999)} ")
         line = "".join(parts) + "\r\n"
@@ -131,8 +165,10 @@ def agent_stream(size: int, seed: int = 4) -> bytes:
             body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 10)))
             icon = rng.choice(("🤖", "✓", "✗", "⚡", " "))
             line = f"{icon} \x1b[1m{body}\x1b[22m"
-            parts.append(f"\x1b[{row};1H\x1b[38;5;244m│\x1b[0m {line}\x1b[K\x1b[{row};{COLS}H"
-                         "\x1b[38;5;244m│\x1b[0m")
+            parts.append(
+                f"\x1b[{row};1H\x1b[38;5;244m│\x1b[0m {line}\x1b[K\x1b[{row};{COLS}H"
+                "\x1b[38;5;244m│\x1b[0m"
+            )
         parts.append(f"\x1b[40;1H\x1b[38;5;244m╰{'─' * (COLS - 2)}╯\x1b[0m")
         parts.append(f"\x1b[39;3H\x1b[38;2;215;119;87m{spinner[tick % 10]} Thinking…\x1b[0m")
         parts.append("\x1b[?2026l")
@@ -193,16 +229,44 @@ def time_tmux(data: bytes, workdir: Path) -> float:
     socket = f"bench-{uuid.uuid4().hex[:10]}"
     base = ["tmux", "-u", "-L", socket, "-f", "/dev/null"]
     env = {**os.environ, "LANG": "C.UTF-8"}
-    subprocess.run([*base, "new-session", "-d", "-x", str(COLS), "-y", str(ROWS),
-                    "-s", "bench", "exec sleep 100000"], check=True, env=env)
+    subprocess.run(
+        [
+            *base,
+            "new-session",
+            "-d",
+            "-x",
+            str(COLS),
+            "-y",
+            str(ROWS),
+            "-s",
+            "bench",
+            "exec sleep 100000",
+        ],
+        check=True,
+        env=env,
+    )
     try:
         subprocess.run([*base, "set", "-g", "status", "off"], check=True, env=env)
         start = time.perf_counter()
-        subprocess.run([*base, "respawn-pane", "-k", "-t", "bench",
-                        f"stty raw -echo; cat {path}; exec sleep 100000"], check=True, env=env)
+        subprocess.run(
+            [
+                *base,
+                "respawn-pane",
+                "-k",
+                "-t",
+                "bench",
+                f"stty raw -echo; cat {path}; exec sleep 100000",
+            ],
+            check=True,
+            env=env,
+        )
         while True:
-            shown = subprocess.run([*base, "capture-pane", "-p", "-t", "bench"],
-                                   capture_output=True, text=True, env=env).stdout
+            shown = subprocess.run(
+                [*base, "capture-pane", "-p", "-t", "bench"],
+                capture_output=True,
+                text=True,
+                env=env,
+            ).stdout
             if marker in shown:
                 return time.perf_counter() - start
     finally:
@@ -267,15 +331,21 @@ def main() -> None:
             megabytes = len(data) / 1e6
             pyte_rate = megabytes / statistics.median(time_pyte(data) for _ in range(args.runs))
             idea_rate = megabytes / statistics.median(time_idea(data) for _ in range(args.runs))
-            tmux_rate = (megabytes / statistics.median(time_tmux(data, Path(tmp))
-                                                       for _ in range(args.runs))
-                         if use_tmux else float("nan"))
-            print(f"{name:<12} {pyte_rate:7.2f} {idea_rate:7.2f} {tmux_rate:7.2f} "
-                  f"{idea_rate / pyte_rate:10.1f} {idea_rate / tmux_rate:10.3f}")
+            tmux_rate = (
+                megabytes / statistics.median(time_tmux(data, Path(tmp)) for _ in range(args.runs))
+                if use_tmux
+                else float("nan")
+            )
+            print(
+                f"{name:<12} {pyte_rate:7.2f} {idea_rate:7.2f} {tmux_rate:7.2f} "
+                f"{idea_rate / pyte_rate:10.1f} {idea_rate / tmux_rate:10.3f}"
+            )
     themed = scrollback_bytes() / 1e6
     random_colours = scrollback_bytes(theme=False) / 1e6
-    print(f"scrollback, 10,000 lines of 120-col SGR-rich text: {themed:.2f} MB with theme "
-          f"colours, {random_colours:.2f} MB with a random colour per word (target <= 8 MB)")
+    print(
+        f"scrollback, 10,000 lines of 120-col SGR-rich text: {themed:.2f} MB with theme "
+        f"colours, {random_colours:.2f} MB with a random colour per word (target <= 8 MB)"
+    )
 
 
 if __name__ == "__main__":

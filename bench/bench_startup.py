@@ -378,7 +378,7 @@ def _median(values: list[float]) -> float:
 def _seconds(values: list[float]) -> str:
     if not values:
         return "-"
-    return f"{_median(values):.3f} s ({min(values):.2f}–{max(values):.2f})"
+    return f"{_median(values):.3f} s ({min(values):.3f}–{max(values):.3f})"
 
 
 def _ratio(mine: float, theirs: float | None) -> str:
@@ -435,8 +435,12 @@ def _environment(work: Path) -> dict[str, str]:
            if key not in ("TMUX", "TMUX_PANE", "IDEA_CELL", "IDEA_SOCKET", "PROMPT_COMMAND")}
     home = work / "home"
     home.mkdir()
-    env.update(IDEA_HOME=str(work / "idea-home"), HOME=str(home), SHELL=shutil.which("bash")
-               or "/bin/bash", PS1=PROMPT, TERM="xterm-256color", LANG="C.UTF-8")
+    # bash without rc files (Debian's /etc/bash.bashrc sets its own PS1), for both programs.
+    shell = work / "bench-shell"
+    shell.write_text(f"#!/bin/sh\nexec {shutil.which('bash') or '/bin/bash'} --norc --noprofile\n")
+    shell.chmod(0o755)
+    env.update(IDEA_HOME=str(work / "idea-home"), HOME=str(home), SHELL=str(shell),
+               PS1=PROMPT, TERM="xterm-256color", LANG="C.UTF-8")
     return env
 
 

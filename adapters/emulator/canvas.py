@@ -13,20 +13,17 @@ character was written in the last column and the next one wraps" (as in pyte and
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import deque
 from typing import Any
 
-import pyte
 from pyte import modes as mo
 
+from adapters.emulator.cursor import CursorScreen
 from adapters.emulator.grid import DEFAULT_KEY, MAX_CELL_CHARS, NARROW, Line, char_width
 from adapters.emulator.rows import HistoryLine, compact_line
 
-ZWJ = "\u200d"
 
-
-class CanvasScreen(pyte.Screen):
+class CanvasScreen(CursorScreen):
     """Grid storage, drawing, scrolling and editing; modes and state live in `IdeaScreen`."""
 
     def __init__(self, columns: int, lines: int, history: int) -> None:
@@ -44,7 +41,9 @@ class CanvasScreen(pyte.Screen):
         self.plain = True  # no insert mode and no DEC graphics: `draw` may take its fast path
         self.last_char = " "
         self.scroll_on_clear = True
-        self.stops: list[int] = []
+        self.stops = []
+        # The main screen's lines while the alternate screen shows (see `IdeaScreen`).
+        self.main_grid: list[Line] | None = None
         super().__init__(columns, lines)
 
     # -- drawing ------------------------------------------------------------------------
@@ -119,24 +118,21 @@ class CanvasScreen(pyte.Screen):
         cursor.y = y
 
     def _draw_mixed(self, text: str) -> None:
+        # Widths are per code point (wcwidth), the way clients measure runs: a ZWJ emoji
+        # sequence takes the cells of its parts (tmux 3.3 joins them; the client would then
+        # misplace the rest of the row).
         start = 0
-        # A joiner may end the previous chunk (a PTY read can split a sequence anywhere).
-        joined = char_width(text[0]) > 0 and self._after_joiner()
         for index, char in enumerate(text):
             width = char_width(char)
-            if width == 1 and not joined:
+            if width == 1:
                 continue
             if index > start:
                 self._draw_narrow(text[start:index])
             start = index + 1
-            if joined and width > 0:
-                # A character after ZWJ joins the emoji sequence in the same cell (as tmux).
-                self._combine(char)
-                joined = False
-            elif width == 2:
+            if width == 2:
                 self._draw_wide(char)
             elif width == 0:
-                joined = self._combine(char) and char == ZWJ
+                self._combine(char)
         if start < len(text):
             self._draw_narrow(text[start:])
 
@@ -164,11 +160,11 @@ class CanvasScreen(pyte.Screen):
         self.dirty.add(cursor.y)
         cursor.x = x + 2
 
-    def _combine(self, char: str) -> bool:
-        """Append to the cell left of the cursor; False when there is none."""
+    def _combine(self, char: str) -> None:
+        """Append a zero-width character to the cell left of the cursor."""
         x = min(self.cursor.x, self.columns)
         if x == 0:
-            return False  # nothing to the left to combine with: dropped, as xterm does
+            return  # nothing to the left to combine with: dropped, as xterm does
         line = self.grid[self.cursor.y]
         chars = line.chars
         target = x - 1
@@ -178,28 +174,12 @@ class CanvasScreen(pyte.Screen):
             chars[target] += char
             line.wide = True
             self.dirty.add(self.cursor.y)
-        return True
-
-    def _after_joiner(self) -> bool:
-        """Whether the cell left of the cursor ends with a zero-width joiner."""
-        x = min(self.cursor.x, self.columns)
-        if x == 0:
-            return False
-        chars = self.grid[self.cursor.y].chars
-        cell = chars[x - 1] or (chars[x - 2] if x > 1 else "")
-        return cell.endswith(ZWJ)
 
     def repeat_last(self, count: int) -> None:
         """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color."""
         self.draw(self.last_char * min(count, self.columns * self.lines))
 
     # -- scrolling ------------------------------------------------------------------------
-
-    def region(self) -> tuple[int, int]:
-        margins = self.margins
-        if margins is None:
-            return 0, self.lines - 1
-        return margins.top, margins.bottom
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         """Move lines `[top, bottom]` up by `count`; full-screen main-screen lines go to history."""
@@ -387,75 +367,3 @@ class CanvasScreen(pyte.Screen):
         self.margins = None
         self.cursor.x = self.cursor.y = 0
         self.all_dirty = True
-
-    # -- cursor ---------------------------------------------------------------------------
-
-    def cursor_up(self, count: int | None = None) -> None:
-        top, _ = self.region()
-        y = self.cursor.y
-        self.cursor.y = max(y - (count or 1), top if y >= top else 0)
-        self.cursor.x = min(self.cursor.x, self.columns - 1)
-
-    def cursor_down(self, count: int | None = None) -> None:
-        _, bottom = self.region()
-        y = self.cursor.y
-        self.cursor.y = min(y + (count or 1), bottom if y <= bottom else self.lines - 1)
-        self.cursor.x = min(self.cursor.x, self.columns - 1)
-
-    def cursor_back(self, count: int | None = None) -> None:
-        # From the pending-wrap position tmux counts from the column past the last one.
-        self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
-
-    def backspace(self) -> None:
-        self.cursor_back(1)
-
-    def cursor_forward(self, count: int | None = None) -> None:
-        self.cursor.x = min(self.cursor.x + (count or 1), self.columns - 1)
-
-    def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
-        row = (line or 1) - 1
-        col = (column or 1) - 1
-        cols = self.columns
-        self.cursor.x = col if col < cols else cols - 1
-        if self.margins is not None and mo.DECOM in self.mode:
-            top, bottom = self.margins
-            self.cursor.y = min(row + top, bottom)
-        else:
-            self.cursor.y = row if row < self.lines else self.lines - 1
-
-    def cursor_to_line(self, line: int | None = None) -> None:
-        self.cursor_position(line, self.cursor.x + 1)
-
-    def cursor_to_column(self, column: int | None = None) -> None:
-        self.cursor.x = min((column or 1) - 1, self.columns - 1)
-
-    def tab(self, count: int = 1) -> None:
-        """HT / CHT: next tab stop, or the last column."""
-        x = self.cursor.x
-        last = self.columns - 1
-        for _ in range(min(count, self.columns)):
-            index = bisect_right(self.stops, x)
-            x = self.stops[index] if index < len(self.stops) else last
-            if x >= last:
-                break
-        self.cursor.x = min(x, last)
-
-    def back_tab(self, count: int = 1) -> None:
-        """CBT (`CSI n Z`): previous tab stop, or the first column."""
-        x = min(self.cursor.x, self.columns - 1)
-        for _ in range(min(count, self.columns)):
-            index = bisect_right(self.stops, x - 1) - 1
-            x = self.stops[index] if index >= 0 else 0
-        self.cursor.x = x
-
-    def set_tab_stop(self) -> None:
-        self.tabstops.add(min(self.cursor.x, self.columns - 1))
-        self.stops = sorted(self.tabstops)
-
-    def clear_tab_stop(self, how: int = 0) -> None:
-        super().clear_tab_stop(how)
-        self.stops = sorted(self.tabstops)
-
-    def default_tabs(self) -> None:
-        self.tabstops = set(range(8, self.columns, 8))
-        self.stops = sorted(self.tabstops)

@@ -75,8 +75,9 @@ def parse_params(params: str) -> list[int] | None:
             values.append(0)
             continue
         digits = part.lstrip("0")
-        values.append(min(int(digits), MAX_PARAM) if 0 < len(digits) <= 5 else
-                      (MAX_PARAM if digits else 0))
+        values.append(
+            min(int(digits), MAX_PARAM) if 0 < len(digits) <= 5 else (MAX_PARAM if digits else 0)
+        )
     return values
 
 

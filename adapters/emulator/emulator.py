@@ -106,7 +106,7 @@ class PyteEmulator:
             self._repair()
 
     def resize(self, cols: int, rows: int) -> None:
-        self._screen.resize(lines=rows, columns=cols)
+        self._screen.resize(lines=max(rows, 1), columns=max(cols, 1))
 
     def take_dirty(self) -> set[int]:
         screen = self._screen
@@ -155,8 +155,9 @@ class PyteEmulator:
         start = max(start, 0)
         stop = min(start + max(count, 0), len(history))
         cols = self._screen.columns
-        return [expand_history(history[index], self._screen.table, cols)
-                for index in range(start, stop)]
+        return [
+            expand_history(history[index], self._screen.table, cols) for index in range(start, stop)
+        ]
 
     # -- beyond the port ----------------------------------------------------------------
 
@@ -184,4 +185,3 @@ class PyteEmulator:
         screen.cursor.x = min(max(screen.cursor.x, 0), cols)
         screen.cursor.y = min(max(screen.cursor.y, 0), lines - 1)
         screen.all_dirty = True
-

@@ -1,7 +1,8 @@
 """`IdeaScreen`: the project's pyte screen (DECISIONS D2), everything but the cell grid.
 
-Adds to `CanvasScreen`: modes acted upon (alternate screen 47/1047/1049, autowrap, insert,
-origin, mouse, bracketed paste, focus, synchronized output, cursor shape), DEC-style cursor
+On top of `StyledScreen` (SGR, styles) and `CanvasScreen` (cells): modes acted upon
+(alternate screen 47/1047/1049, autowrap, insert, origin, mouse, bracketed paste, focus,
+synchronized output, cursor shape), DEC-style cursor
 save/restore (one slot per screen, not pyte's stack), resize that keeps content the way tmux
 does, replies (DA1, DA2, DSR, CPR, DECRQM, window size) queued for the PTY, and the
 non-screen state the stream reports (title, cwd, events). `PyteEmulator` owns one.
@@ -9,7 +10,6 @@ non-screen state the stream reports (title, cwd, events). `PyteEmulator` owns on
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,26 +18,37 @@ from typing import Any
 from pyte import modes as mo
 from pyte.screens import Cursor, Margins
 
-from adapters.emulator.canvas import CanvasScreen
-from adapters.emulator.grid import DEFAULT_KEY, MAX_STYLES, Line, StyleTable
+from adapters.emulator.grid import Line
 from adapters.emulator.rows import compact_line, line_from_history
-from adapters.emulator.styles import (
-    DEFAULT_STYLE,
-    SgrOp,
-    Style,
-    apply_op,
-    compile_sgr,
-    is_absolute,
-    is_truecolor,
-    to_palette_style,
-)
+from adapters.emulator.styles import DEFAULT_STYLE, Style
+from adapters.emulator.styling import StyledScreen
 from core.terminal import CursorShape, MouseMode, TerminalEvent, TerminalEventKind
 
 _MOUSE = (9, 1000, 1002, 1003)
 # Private modes DECRQM reports on (others answer "not recognised").
 _KNOWN_PRIVATE = frozenset(
-    {1, 5, 6, 7, 12, 25, 47, 66, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 1047, 1049,
-     2004, 2026, 9}
+    {
+        1,
+        5,
+        6,
+        7,
+        12,
+        25,
+        47,
+        66,
+        1000,
+        1002,
+        1003,
+        1004,
+        1005,
+        1006,
+        1015,
+        1047,
+        1049,
+        2004,
+        2026,
+        9,
+    }
 )
 _KNOWN_ANSI = frozenset({4, 20})
 _SHAPES = {
@@ -49,11 +60,6 @@ _SHAPES = {
     5: (CursorShape.BAR, True),
     6: (CursorShape.BAR, False),
 }
-# DEC Special Graphics (`ESC ( 0`), as xterm and tmux map it.
-_DEC_GRAPHICS = str.maketrans(
-    dict(zip("+,-.0`abcdefghijklmnopqrstuvwxyz{|}~_",
-             "→←↑↓█◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£· ", strict=True))
-)
 MAX_EVENTS = 256
 MAX_REPLY_CHARS = 65_536
 
@@ -70,7 +76,7 @@ class _Saved:
     shifted: bool
 
 
-class IdeaScreen(CanvasScreen):
+class IdeaScreen(StyledScreen):
     """pyte screen with fixed editing, alternate screen, scrollback, modes and replies."""
 
     def __init__(
@@ -87,16 +93,7 @@ class IdeaScreen(CanvasScreen):
         self.reply_chars = 0
         self.events: list[TerminalEvent] = []
         self.cwd: str | None = None
-        self.main_grid: list[Line] | None = None
         self.saved: dict[bool, _Saved | None] = {False: None, True: None}
-        self.table = StyleTable()
-        self.styles_saturated = False
-        self.style: Style = DEFAULT_STYLE
-        self.sgr_absolute: dict[str, tuple[Style, bytes, bytes]] = {}
-        self.sgr_relative: dict[tuple[bytes, str], tuple[Style, bytes, bytes]] = {}
-        self.sgr_ops: dict[str, SgrOp] = {}
-        self.g0_graphics = False
-        self.g1_graphics = False
         self._init_modes()
         super().__init__(max(columns, 1), max(lines, 1), history)
 
@@ -146,109 +143,6 @@ class IdeaScreen(CanvasScreen):
         self._set_style(DEFAULT_STYLE)
         self.saved[self.alt_active] = None
 
-    # -- styles and charsets ------------------------------------------------------------
-
-    def sgr(self, params: str) -> None:
-        # Two caches: SGRs starting with a reset give the same state from any style (one
-        # lookup by text); the others are cached per (current style id, text).
-        state = self.sgr_absolute.get(params)
-        if state is None:
-            state = self.sgr_relative.get((self.key, params))
-            if state is None:
-                state = self._sgr_miss(params)
-        self.style, self.key, self.blank = state
-
-    def _sgr_miss(self, params: str) -> tuple[Style, bytes, bytes]:
-        token = (self.key, params)
-        op = self.sgr_ops.get(params)
-        if op is None:
-            op = compile_sgr(params)
-            if len(self.sgr_ops) >= 4096:
-                self.sgr_ops.clear()
-            self.sgr_ops[params] = op
-        style = apply_op(self.style, op)
-        if style != self.style:
-            self._set_style(style)
-        state = (self.style, self.key, self.blank)
-        cache = self.sgr_absolute if is_absolute(op) else self.sgr_relative
-        if len(cache) >= 4096:
-            cache.clear()
-        if cache is self.sgr_absolute:
-            self.sgr_absolute[params] = state
-        else:
-            self.sgr_relative[token] = state
-        return state
-
-    def _set_style(self, style: Style) -> None:
-        if style[1] != self.style[1] or style is DEFAULT_STYLE:
-            self.blank = self.key_of((-1, style[1], 0))
-        self.style = style
-        self.key = self.key_of(style)
-
-    def key_of(self, style: Style) -> bytes:
-        """The cell id of a style, adding it to the table (see `grid.MAX_STYLES`)."""
-        table = self.table
-        key = table.keys.get(style)
-        if key is not None:
-            return key
-        if self.styles_saturated and is_truecolor(style):
-            style = to_palette_style(style)
-            key = table.keys.get(style)
-            if key is not None:
-                return key
-        if table.full():
-            self._collect_styles()
-            # Mostly alive after collection: truecolor styles share palette entries from
-            # now on, until a later collection frees room again.
-            self.styles_saturated = table.used() > MAX_STYLES * 3 // 4
-            if self.styles_saturated and is_truecolor(style):
-                return self.key_of(to_palette_style(style))
-        return table.add(style)
-
-    def _collect_styles(self) -> None:
-        """Free the style ids no cell, scrollback line or cursor state still uses."""
-        live = {int.from_bytes(self.key, sys.byteorder),
-                int.from_bytes(self.blank, sys.byteorder)}
-        for line in self.grid + (self.main_grid or []):
-            live.update(memoryview(bytes(line.styles)).cast("H"))
-        for entry in self.history:
-            if isinstance(entry, str):
-                continue
-            if len(entry) == 2 and len(entry[1]) == len(entry[0]):
-                live.update(entry[1])  # one byte per cell
-            else:
-                live.update(memoryview(entry[1]).cast("H"))
-        for saved in self.saved.values():
-            if saved is not None:
-                live.add(int.from_bytes(self.table.keys.get(saved.style, DEFAULT_KEY),
-                                        sys.byteorder))
-        self.table.collect(live)
-        self.sgr_absolute.clear()
-        self.sgr_relative.clear()
-
-    def select_graphic_rendition(self, *attrs: int) -> None:
-        self.sgr(";".join(map(str, attrs)))
-
-    def define_charset(self, code: str, mode: str) -> None:
-        if mode == "(":
-            self.g0_graphics = code == "0"
-        elif mode == ")":
-            self.g1_graphics = code == "0"
-        self._update_charset()
-
-    def shift_in(self) -> None:
-        self.charset = 0
-        self._update_charset()
-
-    def shift_out(self) -> None:
-        self.charset = 1
-        self._update_charset()
-
-    def _update_charset(self) -> None:
-        graphics = self.g1_graphics if self.charset else self.g0_graphics
-        self.charset_map = _DEC_GRAPHICS if graphics else None
-        self.plain = not self.insert_mode and self.charset_map is None
-
     # -- modes --------------------------------------------------------------------------
 
     def set_mode(self, *modes: int, **kwargs: Any) -> None:
@@ -287,13 +181,13 @@ class IdeaScreen(CanvasScreen):
         elif code == 66:
             self.app_keypad = on
         elif code in (47, 1047):
-            self._alternate(on)
+            self._alternate(on, code)
         elif code == 1049:
             if on:
                 self.save_cursor()
-                self._alternate(True)
+                self._alternate(True, code)
             else:
-                self._alternate(False)
+                self._alternate(False, code)
                 self.restore_cursor()
         elif code == 1048:
             if on:
@@ -303,22 +197,22 @@ class IdeaScreen(CanvasScreen):
         elif code == 3:
             self.mode.discard(key)  # DECCOLM: the PTY size is ours to set, never 132 columns
 
-    def _alternate(self, on: bool) -> None:
+    def _alternate(self, on: bool, code: int) -> None:
         # Entering always starts from a blank alternate screen, as tmux does for 47/1047/1049.
-        blank = [Line.blank(self.columns) for _ in range(self.lines)]
         if on:
             if not self.alt_active:
                 self.main_grid = self.grid
                 self.alt_active = True
-            self.grid = blank
+            self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
         elif self.alt_active and self.main_grid is not None:
             self.grid = self.main_grid
             self.main_grid = None
             self.alt_active = False
         else:
             return
-        for code in (47, 1047, 1049):
-            self.mode.discard(code << 5)
+        self.mode -= {47 << 5, 1047 << 5, 1049 << 5}
+        if on:
+            self.mode.add(code << 5)
         self.all_dirty = True
 
     def sync_active(self) -> bool:
@@ -348,11 +242,20 @@ class IdeaScreen(CanvasScreen):
 
     # -- cursor save/restore ------------------------------------------------------------
 
+    def saved_styles(self) -> list[Style]:
+        return [saved.style for saved in self.saved.values() if saved is not None]
+
     def save_cursor(self) -> None:
         cursor = self.cursor
         self.saved[self.alt_active] = _Saved(
-            cursor.x, cursor.y, self.style, mo.DECOM in self.mode, self.autowrap,
-            self.g0_graphics, self.g1_graphics, bool(self.charset),
+            cursor.x,
+            cursor.y,
+            self.style,
+            mo.DECOM in self.mode,
+            self.autowrap,
+            self.g0_graphics,
+            self.g1_graphics,
+            bool(self.charset),
         )
 
     def restore_cursor(self) -> None:
@@ -410,9 +313,7 @@ class IdeaScreen(CanvasScreen):
         self.margins = None
         self.all_dirty = True
 
-    def _fit_rows(
-        self, grid: list[Line], y: int, lines: int, main: bool
-    ) -> tuple[list[Line], int]:
+    def _fit_rows(self, grid: list[Line], y: int, lines: int, main: bool) -> tuple[list[Line], int]:
         """Shrink: drop blank lines below the cursor, then push top lines to history (main
         screen), then cut from the bottom. Grow: pull lines back from history, then pad."""
         grid = list(grid)

@@ -24,6 +24,7 @@ from adapters.emulator.screen import IdeaScreen
 MAX_STRING = 65_536
 MAX_PENDING = 4_096
 _CACHE_LIMIT = 8_192
+_CACHEABLE = 64
 
 # Every token starts with one control character, so the pattern opens with that character class:
 # `re` then skips plain text with its C charset scan (≈200 MB/s here) instead of trying each
@@ -44,7 +45,8 @@ _TOKEN = re.compile(
     # 14 ESC sequence: 15 intermediates + 16 final, or 17 final alone
     r"|(?<=\x1b)((?:([ -/]+)([0-~])|([0-OQ-WYZ\\`-~])))"
     r"|(?<=\x1b)(\[[0-?\x00-\x17\x19\x1c-\x1f]*[ -/]*[@-~])"  # 18 CSI with C0 or odd params
-    r"|(?<=\x1b)(\[[0-?]*[ -/]*[\x18\x1a])"  # 19 CSI cancelled by CAN/SUB
+    # 19 sequence cancelled by CAN/SUB, or cut by a new ESC (which then starts afresh)
+    r"|(?<=\x1b)((?:\[[0-?]*[ -/]*|[ -/]+)(?:[\x18\x1a]|(?=\x1b)))"
     # 20 any other single control: C0, DEL, a stray ESC, C1 (ignored: UTF-8 terminals do
     # not act on C1 code points)
     r"|()"
@@ -71,16 +73,30 @@ class IdeaStream:
         noop = NOOP[0]
         c0: dict[str, Callable[[], None]] = {chr(code): noop for code in range(32)}
         c0.update((chr(code), noop) for code in range(0x7F, 0xA0))
-        c0.update({
-            "\x07": s.bell, "\x08": s.backspace, "\t": s.tab, "\n": s.linefeed,
-            "\x0b": s.linefeed, "\x0c": s.linefeed, "\r": s.carriage_return,
-            "\x0e": s.shift_out, "\x0f": s.shift_in,
-        })
+        c0.update(
+            {
+                "\x07": s.bell,
+                "\x08": s.backspace,
+                "\t": s.tab,
+                "\n": s.linefeed,
+                "\x0b": s.linefeed,
+                "\x0c": s.linefeed,
+                "\r": s.carriage_return,
+                "\x0e": s.shift_out,
+                "\x0f": s.shift_in,
+            }
+        )
         self._c0 = c0
         self._esc_plain: dict[str, Callable[[], None]] = {
-            "7": s.save_cursor, "8": s.restore_cursor, "D": s.index, "E": s.crlf,
-            "M": s.reverse_index, "H": s.set_tab_stop, "c": self._reset,
-            "=": self._keypad_on, ">": self._keypad_off,
+            "7": s.save_cursor,
+            "8": s.restore_cursor,
+            "D": s.index,
+            "E": s.crlf,
+            "M": s.reverse_index,
+            "H": s.set_tab_stop,
+            "c": self._reset,
+            "=": self._keypad_on,
+            ">": self._keypad_off,
         }
 
     def reset(self) -> None:
@@ -151,9 +167,10 @@ class IdeaStream:
     ) -> Callable[[], None]:
         method, args = build_csi(self.screen, marker, params, inter, final)
         action = partial(method, *args)
-        if len(self._csi_cache) >= _CACHE_LIMIT:
-            self._csi_cache.clear()
-        self._csi_cache[seq] = action
+        if len(seq) <= _CACHEABLE:  # absurdly long sequences would bloat the cache
+            if len(self._csi_cache) >= _CACHE_LIMIT:
+                self._csi_cache.clear()
+            self._csi_cache[seq] = action
         return action
 
     def _odd_csi(self, seq: str) -> None:

@@ -89,6 +89,7 @@ SgrOp = tuple[int | None, int | None, int, int]
 """A compiled SGR: `(fg or None to keep, bg or None to keep, attribute bits cleared, set)`."""
 _ALL_ATTRS = 0x1FFF
 _RESET: SgrOp = (DEFAULT_COLOR, DEFAULT_COLOR, _ALL_ATTRS, 0)
+MAX_SGR_PARAMS = 64
 
 
 def compile_sgr(params: str) -> SgrOp:
@@ -104,7 +105,8 @@ def compile_sgr(params: str) -> SgrOp:
     bg: int | None = None
     clear = 0
     bits = 0
-    parts = params.split(";")
+    # xterm reads at most 30 parameters; the cap keeps absurd input cheap.
+    parts = params.split(";", MAX_SGR_PARAMS)[:MAX_SGR_PARAMS]
     count = len(parts)
     i = 0
     while i < count:

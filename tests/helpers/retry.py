@@ -20,13 +20,13 @@ class WaitTimeout(AssertionError):
 
 
 def retry_until(
-    predicate: Callable[[], T],
+    predicate: Callable[[], T | None],
     timeout: float = DEFAULT_TIMEOUT,
     *,
     interval: float = 0.02,
     describe: Callable[[], str] | str = "",
 ) -> T:
-    """Call `predicate` until it returns something truthy, and return that value.
+    """Call `predicate` until it returns something other than None or False; return that.
 
     Args:
         predicate: Checked at once, then every `interval` seconds.
@@ -35,13 +35,13 @@ def retry_until(
         describe: What to show when the wait fails (a callable is evaluated only then).
 
     Raises:
-        WaitTimeout: `predicate` was never truthy within `timeout`.
+        WaitTimeout: `predicate` kept returning None or False for `timeout` seconds.
     """
     deadline = time.monotonic() + timeout
     delay = interval
     while True:
         value = predicate()
-        if value:
+        if value is not None and value is not False:
             return value
         if time.monotonic() >= deadline:
             detail = describe() if callable(describe) else describe

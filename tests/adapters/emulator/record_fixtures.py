@@ -53,9 +53,15 @@ def _ls_setup(root: Path) -> None:
 
 
 def _git_setup(root: Path) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@x",
-           "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@x",
-           "GIT_AUTHOR_DATE": "2025-01-01T00:00:00", "GIT_COMMITTER_DATE": "2025-01-01T00:00:00"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "A",
+        "GIT_AUTHOR_EMAIL": "a@x",
+        "GIT_COMMITTER_NAME": "A",
+        "GIT_COMMITTER_EMAIL": "a@x",
+        "GIT_AUTHOR_DATE": "2025-01-01T00:00:00",
+        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00",
+    }
 
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
@@ -77,8 +83,9 @@ def _git_setup(root: Path) -> None:
 
 
 def _text_setup(root: Path) -> None:
-    lines = [f"def function_{n}(value):\n    return value * {n}  # comment {n}\n"
-             for n in range(40)]
+    lines = [
+        f"def function_{n}(value):\n    return value * {n}  # comment {n}\n" for n in range(40)
+    ]
     (root / "sample.py").write_text("".join(lines))
 
 
@@ -88,12 +95,27 @@ SCENARIOS: dict[str, Scenario] = {
         ["git", "log", "--graph", "--color=always", "--oneline", "--decorate", "--all"],
         setup=_git_setup,
     ),
-    "vim": Scenario(["vim", "-n", "-i", "NONE", "-u", "DEFAULTS", "sample.py"],
-                    keys=[b"12G", b":q\r"], snapshots={1: "vim_open"}, setup=_text_setup),
-    "less": Scenario(["less", "sample.py"], keys=[b" ", b"q"], snapshots={1: "less_open"},
-                     setup=_text_setup),
-    "python_repl": Scenario(["python3", "-q"],
-                            keys=[b"print('hi \\u00e9 \\u4e2d')\r", b"1 + 1\r", b"exit()\r"]),
+    "vim": Scenario(
+        ["vim", "-n", "-i", "NONE", "-u", "DEFAULTS", "sample.py"],
+        keys=[b"12G", b":q\r"],
+        snapshots={1: "vim_open"},
+        setup=_text_setup,
+    ),
+    "less": Scenario(
+        ["less", "sample.py"], keys=[b" ", b"q"], snapshots={1: "less_open"}, setup=_text_setup
+    ),
+    "bash_session": Scenario(
+        ["bash", "--norc", "--noprofile", "-i"],
+        keys=[
+            b"printf 'wide: \\u4e2d\\u6587 emoji: \\U0001F600 mark: e\\u0301 end\\n'\r",
+            b"seq 1 30\r",
+            b"printf '\\e[1;31mred\\e[0m \\e[38;2;10;200;30mrgb\\e[0m \\e[4;7mrev\\e[0m\\n'\r",
+            b"exit\r",
+        ],
+    ),
+    "python_repl": Scenario(
+        ["python3", "-q"], keys=[b"print('hi \\u00e9 \\u4e2d')\r", b"1 + 1\r", b"exit()\r"]
+    ),
 }
 
 
@@ -121,12 +143,28 @@ def record(name: str, scenario: Scenario, workdir: Path) -> dict[str, bytes]:
         scenario.setup(workdir)
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor",
-           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONSTARTUP": "", "LESS": "",
-           "PAGER": "cat", "GIT_PAGER": "cat"}
-    process = subprocess.Popen(scenario.argv, stdin=slave, stdout=slave, stderr=slave,
-                               cwd=workdir, env=env, start_new_session=True,
-                               preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONSTARTUP": "",
+        "LESS": "",
+        "PAGER": "cat",
+        "GIT_PAGER": "cat",
+        "PS1": "\\[\\e[1;32m\\]me@box\\[\\e[0m\\]:\\[\\e[34m\\]\\W\\[\\e[0m\\]$ ",
+    }
+    process = subprocess.Popen(
+        scenario.argv,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=workdir,
+        env=env,
+        start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+    )
     os.close(slave)
     emulator = PyteEmulator(COLS, ROWS)
     out = bytearray()
@@ -159,12 +197,17 @@ def main(names: list[str]) -> None:
                 (FIXTURES / f"{stream_name}.bin").write_bytes(data)
                 capture = tmux_capture(data, COLS, ROWS, Path(tmp))
                 expected = {
-                    "cols": COLS, "rows": ROWS, "cursor": list(capture.cursor),
-                    "cursor_visible": capture.cursor_visible, "alternate": capture.alternate,
+                    "cols": COLS,
+                    "rows": ROWS,
+                    "cursor": list(capture.cursor),
+                    "cursor_visible": capture.cursor_visible,
+                    "alternate": capture.alternate,
                     "screen": capture.raw,
+                    "history": capture.raw_history,
                 }
                 (FIXTURES / f"{stream_name}.tmux.json").write_text(
-                    json.dumps(expected, indent=1, ensure_ascii=False) + "\n")
+                    json.dumps(expected, indent=1, ensure_ascii=False) + "\n"
+                )
                 print(f"{stream_name}: {len(data)} bytes")
 
 

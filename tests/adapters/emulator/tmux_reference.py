@@ -52,6 +52,7 @@ class Capture:
     alternate: bool
     raw: str
     """The screen as `capture-pane -e` printed it (kept in fixture expectations)."""
+    raw_history: str
 
     def text(self) -> list[str]:
         return ["".join(char for char, _ in line) for line in self.lines]
@@ -120,6 +121,16 @@ def normalize(cells: Cells) -> Cells:
     return cells[:end]
 
 
+def trim(cells: Cells) -> Cells:
+    """Drop trailing blanks that carry nothing tmux prints: tmux prints only cells a program
+    wrote, so erased cells with the default foreground and no attribute are blanks to both
+    sides whatever their background."""
+    end = len(cells)
+    while end and cells[end - 1][0] == " " and cells[end - 1][1][0::2] == (-1, 0):
+        end -= 1
+    return cells[:end]
+
+
 def row_cells(row: tuple[tuple[str, int, int, int], ...]) -> Cells:
     """An emulator `Row` as per-character cells, for comparison with `decode_lines`."""
     return [(char, (fg, bg, attrs)) for text, fg, bg, attrs in row for char in text]
@@ -135,7 +146,10 @@ def _lines(output: str, count: int) -> list[Cells]:
 def _tmux(socket: str, *args: str) -> str:
     done = subprocess.run(
         ["tmux", "-u", "-L", socket, *args],
-        capture_output=True, text=True, check=True, timeout=_DEADLINE_S,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=_DEADLINE_S,
         env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
     )
     return done.stdout
@@ -156,8 +170,20 @@ def tmux_capture(data: bytes, cols: int, rows: int, workdir: Path) -> Capture:
         f"stty raw -echo; cat {shlex.quote(str(stream))}; "
         f"printf '\\033]2;{marker}\\033\\\\'; tmux wait-for -S {marker}; exec sleep 100000"
     )
-    _tmux(socket, "-f", str(config), "new-session", "-d", "-x", str(cols), "-y", str(rows),
-          "-s", "ref", command)
+    _tmux(
+        socket,
+        "-f",
+        str(config),
+        "new-session",
+        "-d",
+        "-x",
+        str(cols),
+        "-y",
+        str(rows),
+        "-s",
+        "ref",
+        command,
+    )
     try:
         # The pane signals once `cat` is done; the title check then proves tmux has parsed
         # everything written before the signal (pane output and commands race otherwise).
@@ -166,16 +192,35 @@ def tmux_capture(data: bytes, cols: int, rows: int, workdir: Path) -> Capture:
         while _tmux(socket, "display", "-p", "-t", "ref", "#{pane_title}").strip() != marker:
             if time.monotonic() > deadline:
                 raise AssertionError("tmux did not finish reading the stream")
-        info = _tmux(
-            socket, "display", "-p", "-t", "ref",
-            "#{cursor_x},#{cursor_y},#{cursor_flag},#{alternate_on},#{history_size}",
-        ).strip().split(",")
+        info = (
+            _tmux(
+                socket,
+                "display",
+                "-p",
+                "-t",
+                "ref",
+                "#{cursor_x},#{cursor_y},#{cursor_flag},#{alternate_on},#{history_size}",
+            )
+            .strip()
+            .split(",")
+        )
         screen = _tmux(socket, "capture-pane", "-p", "-e", "-N", "-t", "ref")
         history_size = int(info[4])
         history = ""
         if history_size:
-            history = _tmux(socket, "capture-pane", "-p", "-e", "-N", "-t", "ref",
-                            "-S", f"-{history_size}", "-E", "-1")
+            history = _tmux(
+                socket,
+                "capture-pane",
+                "-p",
+                "-e",
+                "-N",
+                "-t",
+                "ref",
+                "-S",
+                f"-{history_size}",
+                "-E",
+                "-1",
+            )
         return Capture(
             lines=_lines(screen, rows),
             history=_lines(history, history_size),
@@ -183,6 +228,7 @@ def tmux_capture(data: bytes, cols: int, rows: int, workdir: Path) -> Capture:
             cursor_visible=info[2] == "1",
             alternate=info[3] == "1",
             raw=screen,
+            raw_history=history,
         )
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)

@@ -1,0 +1,120 @@
+"""Property tests: any input is survived, invariants hold, and how the bytes are cut into
+reads never changes the result."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adapters.emulator import PyteEmulator
+from tests.adapters.emulator.helpers import check_invariants
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "emulator"
+FUZZ = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+
+_FINALS = "@ABCDEFGHIJKLMPSTXZ`abcdefghlmnqrstu"
+_TEXT = ["a", "word ", "中", "😀", "e\u0301", "\u200d", "─│", "\t", "\r", "\n", "\x08", "\x07"]
+
+
+@st.composite
+def _csi(draw: st.DrawFn) -> str:
+    marker = draw(st.sampled_from(["", "", "?", ">", "="]))
+    params = draw(st.lists(st.integers(0, 2100), max_size=4))
+    if draw(st.booleans()):
+        params = [draw(st.sampled_from([1, 6, 7, 25, 47, 1000, 1002, 1004, 1006, 1047, 1049,
+                                        2004, 2026]))]
+    inter = draw(st.sampled_from(["", "", "", " ", "$", "!"]))
+    return f"\x1b[{marker}{';'.join(map(str, params))}{inter}{draw(st.sampled_from(_FINALS))}"
+
+
+_PIECES = st.one_of(
+    st.sampled_from(_TEXT),
+    _csi(),
+    st.builds(lambda ps: f"\x1b[{';'.join(map(str, ps))}m", st.lists(st.integers(0, 260), max_size=6)),
+    st.sampled_from(["\x1b[38;2;1;2;3m", "\x1b[48:5:200m", "\x1b[4:3m", "\x1b7", "\x1b8", "\x1bM",
+                     "\x1bD", "\x1bE", "\x1bc", "\x1b#8", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
+                     "\x1b=", "\x1b>", "\x1b]0;t\x07", "\x1b]7;file:///x\x1b\\", "\x1bP1$r\x1b\\",
+                     "\x1b]8;;u\x1b\\", "\x1b", "\x1b[", "\x18", "\x9b"]),
+    st.text(max_size=8),
+)
+
+
+@st.composite
+def _stream(draw: st.DrawFn) -> bytes:
+    return "".join(draw(st.lists(_PIECES, max_size=60))).encode("utf-8", "surrogatepass")
+
+
+def _snapshot(emulator: PyteEmulator) -> tuple[object, ...]:
+    cursor = emulator.cursor()
+    return (
+        [emulator.render_row(y) for y in range(emulator.rows)],
+        emulator.render_history(0, emulator.history_size()),
+        (cursor.x, cursor.y, cursor.visible, cursor.shape),
+        emulator.title,
+        emulator.cwd,
+        emulator.modes,
+    )
+
+
+def _cut(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({cut % (len(data) + 1) for cut in cuts})
+    return [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
+
+
+@FUZZ
+@given(st.binary(max_size=2000), st.integers(1, 40), st.integers(1, 12))
+def test_random_bytes_never_break_the_screen(data: bytes, cols: int, rows: int) -> None:
+    emulator = PyteEmulator(cols, rows, scrollback_lines=50)
+    emulator.feed(data)
+    check_invariants(emulator)
+
+
+@FUZZ
+@given(_stream(), st.lists(st.integers(0, 10_000), max_size=12))
+def test_how_the_stream_is_cut_never_matters(data: bytes, cuts: list[int]) -> None:
+    whole = PyteEmulator(16, 6, scrollback_lines=20)
+    whole.feed(data)
+    pieces = PyteEmulator(16, 6, scrollback_lines=20)
+    for chunk in _cut(data, cuts):
+        pieces.feed(chunk)
+    assert _snapshot(pieces) == _snapshot(whole)
+    assert pieces.take_replies() == whole.take_replies()
+    check_invariants(whole)
+
+
+@FUZZ
+@given(
+    st.lists(st.tuples(_stream(), st.integers(1, 30), st.integers(1, 10)), max_size=6),
+)
+def test_resizing_between_reads_keeps_the_invariants(steps: list[tuple[bytes, int, int]]) -> None:
+    emulator = PyteEmulator(20, 6, scrollback_lines=30)
+    for data, cols, rows in steps:
+        emulator.feed(data)
+        emulator.take_dirty()
+        changed = (cols, rows) != (emulator.cols, emulator.rows)
+        emulator.resize(cols, rows)
+        check_invariants(emulator)
+        assert emulator.take_dirty() == (set(range(rows)) if changed else set())
+
+
+@FUZZ
+@given(st.sampled_from(sorted(FIXTURES.glob("*.bin"))), st.integers(0, 2**32 - 1))
+def test_mutated_recordings_keep_the_invariants(path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    data = bytearray(path.read_bytes())
+    for _ in range(rng.randint(1, 30)):
+        where = rng.randrange(len(data))
+        action = rng.random()
+        if action < 0.4:
+            data[where] = rng.randrange(256)
+        elif action < 0.7:
+            del data[where]
+        else:
+            data[where:where] = bytes(rng.choice([b"\x1b", b"[", b"9999", b";", b"\x07", b"\xe4"]))
+    emulator = PyteEmulator(80, 24, scrollback_lines=100)
+    for chunk in _cut(bytes(data), [rng.randrange(len(data) + 1) for _ in range(5)]):
+        emulator.feed(chunk)
+    check_invariants(emulator)
