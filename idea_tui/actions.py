@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 from textual.screen import Screen
 
 from adapters.ipc.messages import BorderInfo
+from core.terminal import Row
 from idea_tui.control import CommandFailed, DaemonError
+from idea_tui.copy_mode import CopyMode, Outcome
 from idea_tui.keymap import ACTIONS_BY_NAME
 
 if TYPE_CHECKING:
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
     from idea_tui.widgets.workspace_view import WorkspaceView
 
 DRAG_INTERVAL = 0.03
+# Lines of history copy mode loads (the most recent ones).
+COPY_MODE_LINES = 50_000
 
 
 class ActionRunner:
@@ -286,10 +290,10 @@ class ActionRunner:
         if cell is not None and self.app.gateway is not None:
             self.app.gateway.key(cell.id, self.app.prefix, None)
 
-    async def do_scroll_mode(self) -> None:
+    async def do_copy_mode(self) -> None:
         cell = self.app.view.focused_cell
         if cell is not None:
-            await self.scroll(cell.id, max(1, cell.height // 2), 0, 0, force=True)
+            await self.enter_copy_mode(cell.id)
 
     # ─── mouse and scrolling ─────────────────────────────────────────────────────────
 
@@ -324,60 +328,100 @@ class ActionRunner:
             vertical=border.vertical,
         )
 
-    async def scroll(
-        self, cell_id: str, lines: int, x: int, y: int, *, force: bool = False
-    ) -> None:
+    async def scroll(self, cell_id: str, lines: int, x: int, y: int) -> None:
+        """The wheel over a cell: to the program if it asked for the mouse, else through
+        the history (copy mode, left again when scrolled back to the bottom)."""
         view = self.app.view
         mirror = view.mirrors.get(cell_id)
         gateway = self.app.gateway
         if mirror is None or gateway is None:
             return
-        if mirror.mouse and not force:
-            kind = "wheel_up" if lines > 0 else "wheel_down"
-            gateway.mouse(cell_id, kind, 0, max(0, x), max(0, y))
+        if mirror.copy is None:
+            if mirror.mouse:
+                kind = "wheel_up" if lines > 0 else "wheel_down"
+                gateway.mouse(cell_id, kind, 0, max(0, x), max(0, y))
+                return
+            if mirror.alt_screen:
+                # Full-screen programs without mouse reporting get arrow keys, as in
+                # xterm's alternate scroll mode.
+                for _ in range(abs(lines)):
+                    gateway.key(cell_id, "up" if lines > 0 else "down", None)
+                return
+            if lines < 0:
+                return
+            await self.enter_copy_mode(cell_id)
+        copy = mirror.copy
+        if copy is None:
             return
-        if mirror.alt_screen and not force:
-            key = "up" if lines > 0 else "down"
-            for _ in range(abs(lines)):
-                gateway.key(cell_id, key, None)
+        copy.scroll(lines)
+        if copy.scrolled == 0 and copy.anchor is None and lines < 0:
+            self.exit_copy_mode(cell_id)
             return
-        info = await self.call("history", target=f"%{cell_id}", start=0, count=0)
-        if info is None:
-            return
-        mirror.history_size = int(info["size"])
-        mirror.scroll = max(0, min(mirror.history_size, mirror.scroll + lines))
-        missing = mirror.missing_history()
-        if missing is not None:
-            start, count = missing
-            chunk = await self.call("history", target=f"%{cell_id}", start=start, count=count)
-            if chunk is not None:
-                for offset, row in enumerate(chunk["rows"]):
-                    mirror.history[start + offset] = tuple(tuple(run) for run in row)
         view.refresh_cell(cell_id)
 
-    async def scroll_key(self, cell_id: str, key: str) -> bool:
-        """Keys that move through the history while a cell is scrolled back."""
-        cell = self.app.view.focused_cell
-        page = max(1, (cell.height - 1) // 2) if cell is not None else 10
-        steps = {"up": 1, "k": 1, "down": -1, "j": -1, "pageup": page,
-                 "pagedown": -page, "ctrl+f": -page, "home": 10**9, "g": 10**9}
-        if key in ("escape", "q", "end", "G"):
-            self.stop_scrolling(cell_id)
-            return True
-        if key in steps:
-            await self.scroll(cell_id, steps[key], 0, 0, force=True)
-            mirror = self.app.view.mirrors.get(cell_id)
-            if mirror is not None and mirror.scroll == 0:
-                self.stop_scrolling(cell_id)
-            return True
-        return False
+    async def enter_copy_mode(self, cell_id: str) -> None:
+        view = self.app.view
+        mirror = view.mirrors.get(cell_id)
+        if mirror is None or mirror.copy is not None:
+            return
+        info = await self.call("history", target=f"%{cell_id}", start=0, count=0)
+        size = int(info["size"]) if info else 0
+        start = max(0, size - COPY_MODE_LINES)
+        rows: list[Any] = []
+        if size:
+            chunk = await self.call(
+                "history", target=f"%{cell_id}", start=start, count=size - start
+            )
+            rows = (chunk or {}).get("rows", [])
+        history = [_row(row) for row in rows]
+        cursor = (mirror.cursor[0], mirror.cursor[1])
+        mirror.copy = CopyMode.start(history, list(mirror.lines), mirror.cols, mirror.rows, cursor)
+        self.app.status.set_mode("COPY")
+        view.refresh_cell(cell_id)
 
-    def stop_scrolling(self, cell_id: str) -> None:
+    def exit_copy_mode(self, cell_id: str) -> None:
         mirror = self.app.view.mirrors.get(cell_id)
-        if mirror is not None:
-            mirror.scroll = 0
-            mirror.history.clear()
+        if mirror is not None and mirror.copy is not None:
+            mirror.copy = None
+            self.app.status.set_mode("")
             self.app.view.refresh_cell(cell_id)
+
+    async def copy_key(self, cell_id: str, key: str, character: str | None) -> bool:
+        """A key in copy mode; False when copy mode does not use it."""
+        mirror = self.app.view.mirrors.get(cell_id)
+        copy = mirror.copy if mirror is not None else None
+        if copy is None:
+            return False
+        outcome = copy.handle_key(key, character)
+        if outcome is Outcome.UNHANDLED:
+            return False
+        if outcome is Outcome.EXIT:
+            self.exit_copy_mode(cell_id)
+        elif outcome is Outcome.COPY:
+            # Textual writes OSC 52: the outer terminal copies it, over ssh too.
+            self.app.copy_to_clipboard(copy.copied)
+            lines = copy.copied.count("\n") + 1
+            self.exit_copy_mode(cell_id)
+            self.app.status.show(f"copied {len(copy.copied)} characters ({lines} lines)")
+        elif outcome in (Outcome.SEARCH_FORWARD, Outcome.SEARCH_BACKWARD):
+            backward = outcome is Outcome.SEARCH_BACKWARD
+            self.app.run_worker(self._search(cell_id, copy, backward), group="actions")
+        self.app.view.refresh_cell(cell_id)
+        return True
+
+
+    async def _search(self, cell_id: str, copy: CopyMode, backward: bool) -> None:
+        from idea_tui.screens.prompt import PromptScreen
+
+        question = "Search back:" if backward else "Search:"
+        query = await self.ask(PromptScreen(question, copy.query))
+        if query:
+            copy.search(query, backward)
+            self.app.view.refresh_cell(cell_id)
+
+
+def _row(row: Any) -> Row:
+    return tuple((str(run[0]), int(run[1]), int(run[2]), int(run[3])) for run in row)
 
 
 def _absolute(path: str) -> str:

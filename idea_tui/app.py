@@ -7,8 +7,9 @@ the key table (`idea_tui.keymap`) through `idea_tui.actions.ActionRunner`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -115,7 +116,7 @@ class IdeaApp(App[str], inherit_bindings=False):
             self.status.set_mode("")
             direction = DIRECTION_KEYS.get(key) or DIRECTION_KEYS.get(character or "")
             if direction is not None:
-                await self.runner.run_directional(mode, direction)
+                self._in_worker(self.runner.run_directional(mode, direction))
             return
         if self._armed:
             self._armed = False
@@ -124,7 +125,7 @@ class IdeaApp(App[str], inherit_bindings=False):
             if action is None:
                 self.status.show(f"{self.prefix} {key}: not bound (prefix ? shows the keys)")
                 return
-            await self.runner.run(action)
+            self._in_worker(self.runner.run(action))
             return
         if key == self.prefix:
             self._armed = True
@@ -134,15 +135,20 @@ class IdeaApp(App[str], inherit_bindings=False):
         if cell is None or self.gateway is None:
             return
         if cell.running is False and cell.exit_code is not None and key == "enter":
-            await self.runner.run("restart_cell")
+            self._in_worker(self.runner.run("restart_cell"))
             return
         mirror = self.view.mirrors.get(cell.id)
-        if mirror is not None and mirror.scroll > 0:
-            if await self.runner.scroll_key(cell.id, key):
+        if mirror is not None and mirror.copy is not None:
+            if await self.runner.copy_key(cell.id, key, character):
                 return
-            # Any other key leaves the history and goes to the program.
-            self.runner.stop_scrolling(cell.id)
+            # A key copy mode does not use leaves it and goes to the program.
+            self.runner.exit_copy_mode(cell.id)
         self.gateway.key(cell.id, key, character)
+
+    def _in_worker(self, work: Coroutine[Any, Any, None]) -> None:
+        # Actions may open a modal screen and wait for its answer: they run as workers so
+        # that the grid keeps handling keys and frames meanwhile.
+        self.run_worker(work, group="actions")
 
     def start_mode(self, mode: str, label: str) -> None:
         self._pending_mode = mode

@@ -84,7 +84,9 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ),
     ActionInfo("rename_window", "Rename this window", "Projects", ("$",), argument="Window name"),
     # client
-    ActionInfo("scroll_mode", "Scroll back through the cell's history", "Client", ("[",)),
+    ActionInfo(
+        "copy_mode", "Copy mode: scroll, search, select and copy the history", "Client", ("[",)
+    ),
     ActionInfo("palette", "Command palette", "Client", (":",)),
     ActionInfo("help", "This help", "Client", ("?",)),
     ActionInfo("detach", "Detach (everything keeps running)", "Client", ("d",)),

@@ -14,10 +14,13 @@ from textual.strip import Strip
 
 from adapters.ipc.messages import CellFrame, CellInfo
 from core.terminal import Row
+from idea_tui.copy_mode import CopyMode
 from idea_tui.widgets.row_render import RowRenderer
 
 BLANK_ROW: Row = ()
 CURSOR_STYLE = Style(reverse=True)
+SELECTION_STYLE = Style(bgcolor="blue", color="white")
+MATCH_STYLE = Style(bgcolor="yellow", color="black")
 
 
 @dataclass(eq=False)
@@ -30,10 +33,8 @@ class CellMirror:
     cursor: tuple[int, int, bool, int] = (0, 0, False, 0)
     mouse: bool = False
     alt_screen: bool = False
-    scroll: int = 0
-    """How many lines the view is scrolled back (0: following the screen)."""
-    history_size: int = 0
-    history: dict[int, Row] = field(default_factory=dict)
+    copy: CopyMode | None = None
+    """Set while the user is in copy mode: the view shows its snapshot instead."""
     _strips: dict[int, Strip] = field(default_factory=dict)
     _cursor_strip: tuple[int, Strip] | None = None
 
@@ -61,8 +62,8 @@ class CellMirror:
 
     def strip(self, y: int, width: int, *, show_cursor: bool) -> Strip:
         """Row `y` of the view as a Strip exactly `width` cells wide."""
-        if self.scroll > 0:
-            return self._scrolled_strip(y, width)
+        if self.copy is not None:
+            return self._copy_strip(self.copy, y, width)
         if not 0 <= y < self.rows:
             return Strip.blank(width)
         x, cursor_y, visible, _shape = self.cursor
@@ -80,26 +81,26 @@ class CellMirror:
         self._strips[y] = strip
         return strip
 
-    def _scrolled_strip(self, y: int, width: int) -> Strip:
-        line = self.history_size - self.scroll + y
-        if line < 0:
+    def _copy_strip(self, copy: CopyMode, y: int, width: int) -> Strip:
+        line = copy.top + y
+        if not 0 <= line < len(copy.lines):
             return Strip.blank(width)
-        if line < self.history_size:
-            row = self.history.get(line)
-            return self.renderer.render(row, width) if row is not None else Strip.blank(width)
-        screen_y = line - self.history_size
-        if 0 <= screen_y < self.rows:
-            return self.renderer.render(self.lines[screen_y], width)
-        return Strip.blank(width)
+        strip = self.renderer.render(copy.lines[line], width)
+        for start, end in copy.matches(line):
+            strip = highlight(strip, start, end, MATCH_STYLE)
+        selected = copy.selected_columns(line)
+        if selected is not None:
+            strip = highlight(strip, selected[0], selected[1], SELECTION_STYLE)
+        if line == copy.cursor_line:
+            strip = highlight(strip, copy.cursor_col, copy.cursor_col + 1, CURSOR_STYLE)
+        return strip
 
-    def missing_history(self) -> tuple[int, int] | None:
-        """The scrollback range the current view needs and does not have yet."""
-        if self.scroll <= 0:
-            return None
-        first = max(0, self.history_size - self.scroll)
-        last = min(self.history_size, first + max(self.rows, 1))
-        needed = [line for line in range(first, last) if line not in self.history]
-        if not needed:
-            return None
-        start = max(0, needed[0] - 200)
-        return start, min(self.history_size, needed[-1] + 1) - start
+
+def highlight(strip: Strip, start: int, end: int, style: Style) -> Strip:
+    """The strip with cells [start, end) drawn in `style` on top of theirs."""
+    width = strip.cell_length
+    start, end = max(0, start), min(width, end)
+    if start >= end:
+        return strip
+    before, middle, after = strip.divide([start, end, width])
+    return Strip.join([before, middle.apply_style(style), after])

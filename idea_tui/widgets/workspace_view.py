@@ -145,8 +145,8 @@ class WorkspaceView(Widget, can_focus=True):
         if mirror is None or cell is None:
             return
         rows = mirror.apply(frame)
-        if mirror.scroll > 0:
-            return  # the user is reading the scrollback: keep the view still
+        if mirror.copy is not None:
+            return  # copy mode shows a snapshot: keep the view still
         for y in rows:
             self.refresh(Region(cell.x, cell.y + 1 + y, cell.width, 1))
 
@@ -226,8 +226,11 @@ class WorkspaceView(Widget, can_focus=True):
             label += f": {cell.title}"
         if not cell.running and cell.exit_code is not None:
             label += f" [exited {cell.exit_code} · Enter restarts]"
-        if mirror is not None and mirror.scroll > 0:
-            label += f" [scrolled {mirror.scroll}/{mirror.history_size}]"
+        copy = mirror.copy if mirror is not None else None
+        if copy is not None:
+            label += f" [copy {copy.scrolled}/{max(0, len(copy.lines) - copy.height)}]"
+            if copy.message:
+                label += f" {copy.message}"
         if self.scene is not None and self.scene.zoomed:
             label += " [zoom]"
         label += " "
