@@ -16,7 +16,13 @@ from typing import Any
 
 from adapters.locations import locate
 from core.version import VERSION
-from idea_tui.control import CommandFailed, ControlClient, DaemonError, NoDaemon
+from idea_tui.control import (
+    CommandFailed,
+    ControlClient,
+    DaemonError,
+    NoDaemon,
+    wait_daemon_gone,
+)
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -139,19 +145,10 @@ def cmd_kill_server(args: argparse.Namespace) -> int:
     except NoDaemon:
         print("no idea daemon is running")
         return 0
-    # Wait for the process to go so that a following `idea` starts a fresh one.
-    import time
-
-    from idea_tui.control import daemon_pid
-
-    pid = daemon_pid(locate())
-    deadline = time.monotonic() + 5
-    while pid is not None and time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.02)
+    # Wait for the process to go, so that a following `idea` starts a fresh one.
+    if not wait_daemon_gone(locate()):
+        print("idea: the daemon did not stop within 5 s", file=sys.stderr)
+        return 1
     return 0
 
 

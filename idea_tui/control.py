@@ -136,6 +136,20 @@ def daemon_pid(locations: Locations) -> int | None:
         return None
 
 
+def wait_daemon_gone(locations: Locations, timeout: float = 5.0) -> bool:
+    """Wait until no daemon holds the instance lock.
+
+    The lock, not the pid, tells: the kernel releases it when the process exits, while the
+    pid of a double-forked daemon lingers as a zombie until init reaps it.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not _daemon_alive(locations):
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def terminate_daemon(locations: Locations, timeout: float = 5.0) -> bool:
     """Stop a daemon by signal (works whatever its protocol version)."""
     pid = daemon_pid(locations)
@@ -145,14 +159,10 @@ def terminate_daemon(locations: Locations, timeout: float = 5.0) -> bool:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         return False
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.02)
-    os.kill(pid, signal.SIGKILL)
+    if not wait_daemon_gone(locations, timeout):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        wait_daemon_gone(locations, 2.0)
     return True
 
 
