@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 FRAME_INTERVAL = 0.012
 LAGGING_BYTES = 1 << 20
 POLL_INTERVAL = 1.0
+UNFOCUSED_INTERVAL = 0.048
+SYNC_RETRY = 0.02
+LAG_RETRY = 0.05
 
 
 @dataclass(eq=False)
@@ -66,6 +69,7 @@ class ClientConnection:
     # another session in a cell, which must then be sent whole.
     sent_rows: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     sent_cursor: dict[tuple[str, str], tuple[int, int, bool, int]] = field(default_factory=dict)
+    last_frame: dict[tuple[str, str], float] = field(default_factory=dict)
     lagging: bool = False
     closed: bool = False
 
@@ -417,14 +421,17 @@ class DaemonServer:
         scenes, self._dirty_scenes = self._dirty_scenes, set()
         dirty, self._dirty_sessions = self._dirty_sessions, set()
         notices, self._notices = self._notices, []
-        retry = False
+        now = time.monotonic()
+        deferred: set[str] = set()
+        wake: float | None = None
         for client in list(self.clients.values()):
             if not client.attached:
                 continue
             if client.buffered() > LAGGING_BYTES:
                 # A slow client: skip frames now, repaint it whole once it drained.
                 client.lagging = True
-                retry = True
+                deferred |= dirty
+                wake = min(wake or LAG_RETRY, LAG_RETRY)
                 continue
             if client.lagging:
                 client.lagging = False
@@ -436,15 +443,29 @@ class DaemonServer:
             for window_id, text, level in notices:
                 if window_id is None or window_id == client.window_id:
                     client.send(Notice(text=text, level=level))
+            focused = service.focused_cell_id(client.window_id)
             for cell_id, session in visible_sessions(service, client.window_id):
-                if session.emulator.synchronized:
-                    retry = True  # a frame in progress: show it once complete
+                key = (cell_id, session.id)
+                if session.id not in dirty and key in client.sent_rows:
                     continue
-                if session.id in dirty or (cell_id, session.id) not in client.sent_rows:
-                    self._send_frame(client, cell_id, session)
-        if retry:
-            self._dirty_sessions |= dirty
-            self._schedule(0.05)
+                if session.emulator.synchronized:
+                    # A frame in progress: show it once complete (time-boxed by the emulator).
+                    deferred.add(session.id)
+                    wake = min(wake or SYNC_RETRY, SYNC_RETRY)
+                    continue
+                # The focused cell at full rate; other visible cells less often, so that
+                # busy agents beside it cost the client little (hidden cells cost nothing).
+                interval = FRAME_INTERVAL if cell_id == focused else UNFOCUSED_INTERVAL
+                wait = client.last_frame.get(key, 0.0) + interval - now
+                if wait > 0 and key in client.sent_rows:
+                    deferred.add(session.id)
+                    wake = wait if wake is None else min(wake, wait)
+                    continue
+                self._send_frame(client, cell_id, session)
+                client.last_frame[key] = now
+        if deferred:
+            self._dirty_sessions |= deferred
+            self._schedule(max(wake or FRAME_INTERVAL, 0.001))
 
     def _ensure_window(self, client: ClientConnection) -> None:
         """A client whose window closed moves to another window."""

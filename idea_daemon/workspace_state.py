@@ -244,6 +244,14 @@ class WorkspaceState:
             raise CommandError("the current page has no cell")
         return CellRef(runtime, layout.id, ops.find_leaf(layout.tree, leaf_id))
 
+    def focused_cell_id(self, window_id: str | None) -> str | None:
+        """The focused cell of the page a window shows, if any (no error)."""
+        window = self._window_or_default(window_id)
+        if window is None or window.active not in self.projects:
+            return None
+        runtime = self.projects[window.active]
+        return runtime.focused_leaf(runtime.active.id)
+
     def active_runtime(self, window_id: str | None) -> ProjectRuntime:
         window = self._window_or_default(window_id)
         if window is None or window.active is None or window.active not in self.projects:
