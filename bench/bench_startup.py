@@ -174,7 +174,7 @@ def rss_mb(pid: int) -> float:
 
 def cpu_ticks(pid: int) -> int:
     stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat[stat.rindex(")") + 2 :].split()
     return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
 
 
@@ -246,8 +246,14 @@ class Idea(Subject):
         self.binary = binary
 
     def run(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run([self.binary, *args], env=self.env, cwd=self.project,
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [self.binary, *args],
+            env=self.env,
+            cwd=self.project,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if check and done.returncode != 0:
             raise BenchError(f"idea {' '.join(args)} failed: {done.stderr.strip()}")
         return done.stdout
@@ -289,8 +295,14 @@ class Tmux(Subject):
         self.base = [binary, "-u", "-L", f"idea-bench-{os.getpid()}", "-f", os.devnull]
 
     def run(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run([*self.base, *args], env=self.env, cwd=self.project,
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [*self.base, *args],
+            env=self.env,
+            cwd=self.project,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if check and done.returncode != 0:
             raise BenchError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}")
         return done.stdout
@@ -303,12 +315,15 @@ class Tmux(Subject):
         self.stop_server()
         return PtyClient.spawn(
             [*self.base, "new-session", "-s", TMUX_SESSION, "-c", str(self.project)],
-            self.env, str(self.project))
+            self.env,
+            str(self.project),
+        )
 
     def attach_client(self) -> PtyClient:
         self.run("has-session", "-t", TMUX_SESSION)
-        return PtyClient.spawn([*self.base, "attach", "-t", TMUX_SESSION], self.env,
-                               str(self.project))
+        return PtyClient.spawn(
+            [*self.base, "attach", "-t", TMUX_SESSION], self.env, str(self.project)
+        )
 
     def make_eight(self) -> None:
         for _ in range(7):
@@ -359,8 +374,10 @@ def measure(subject: Subject, runs: int, idle: float, log: Callable[[str], None]
         figures.server_rss = rss_mb(server)
         figures.client_rss = rss_mb(client.pid)
         figures.idle_cpu = idle_cpu_percent([server, client.pid], client, idle)
-        log(f"{subject.name}: RSS server {figures.server_rss:.1f} MB, client "
-            f"{figures.client_rss:.1f} MB, idle CPU {figures.idle_cpu:.2f} %")
+        log(
+            f"{subject.name}: RSS server {figures.server_rss:.1f} MB, client "
+            f"{figures.client_rss:.1f} MB, idle CPU {figures.idle_cpu:.2f} %"
+        )
     finally:
         client.write(PREFIX_DETACH)
         client.finish()
@@ -396,51 +413,121 @@ def _verdict(value: float, target: float | None) -> str:
 def report(idea: Figures, tmux: Figures | None, runs: int, idle: float) -> str:
     rows: list[tuple[str, str, str, str, str, str]] = []
 
-    def add(label: str, mine: float, mine_text: str, theirs: float | None, theirs_text: str,
-            target: float | None, target_text: str) -> None:
-        rows.append((label, mine_text, theirs_text if tmux else "-", _ratio(mine, theirs),
-                     target_text, _verdict(mine, target)))
+    def add(
+        label: str,
+        mine: float,
+        mine_text: str,
+        theirs: float | None,
+        theirs_text: str,
+        target: float | None,
+        target_text: str,
+    ) -> None:
+        rows.append(
+            (
+                label,
+                mine_text,
+                theirs_text if tmux else "-",
+                _ratio(mine, theirs),
+                target_text,
+                _verdict(mine, target),
+            )
+        )
 
     t = tmux
-    add(f"first frame, cold daemon (median of {runs})", _median(idea.cold), _seconds(idea.cold),
-        _median(t.cold) if t else None, _seconds(t.cold) if t else "-", TARGET_COLD,
-        f"≤ {TARGET_COLD} s")
-    add("  prompt in the cell, cold", _median(idea.cold_prompt), _seconds(idea.cold_prompt),
-        _median(t.cold_prompt) if t else None, _seconds(t.cold_prompt) if t else "-", None, "")
-    add(f"first frame, attach to running (median of {runs})", _median(idea.attach),
-        _seconds(idea.attach), _median(t.attach) if t else None,
-        _seconds(t.attach) if t else "-", TARGET_ATTACH, f"≤ {TARGET_ATTACH} s")
-    add("  prompt in the cell, attach", _median(idea.attach_prompt),
-        _seconds(idea.attach_prompt), _median(t.attach_prompt) if t else None,
-        _seconds(t.attach_prompt) if t else "-", None, "")
-    add("daemon (tmux server) RSS, 8 idle shells", idea.server_rss,
-        f"{idea.server_rss:.1f} MB", t.server_rss if t else None,
-        f"{t.server_rss:.1f} MB" if t else "-", TARGET_RSS_MB, f"≤ {TARGET_RSS_MB:g} MB")
-    add("client RSS, 8 idle shells", idea.client_rss, f"{idea.client_rss:.1f} MB",
-        t.client_rss if t else None, f"{t.client_rss:.1f} MB" if t else "-", None, "")
-    add(f"idle CPU daemon+client, {idle:g} s, 8 shells", idea.idle_cpu,
-        f"{idea.idle_cpu:.2f} % core", t.idle_cpu if t else None,
-        f"{t.idle_cpu:.2f} % core" if t else "-", TARGET_CPU, f"≤ {TARGET_CPU:g} %")
+    add(
+        f"first frame, cold daemon (median of {runs})",
+        _median(idea.cold),
+        _seconds(idea.cold),
+        _median(t.cold) if t else None,
+        _seconds(t.cold) if t else "-",
+        TARGET_COLD,
+        f"≤ {TARGET_COLD} s",
+    )
+    add(
+        "  prompt in the cell, cold",
+        _median(idea.cold_prompt),
+        _seconds(idea.cold_prompt),
+        _median(t.cold_prompt) if t else None,
+        _seconds(t.cold_prompt) if t else "-",
+        None,
+        "",
+    )
+    add(
+        f"first frame, attach to running (median of {runs})",
+        _median(idea.attach),
+        _seconds(idea.attach),
+        _median(t.attach) if t else None,
+        _seconds(t.attach) if t else "-",
+        TARGET_ATTACH,
+        f"≤ {TARGET_ATTACH} s",
+    )
+    add(
+        "  prompt in the cell, attach",
+        _median(idea.attach_prompt),
+        _seconds(idea.attach_prompt),
+        _median(t.attach_prompt) if t else None,
+        _seconds(t.attach_prompt) if t else "-",
+        None,
+        "",
+    )
+    add(
+        "daemon (tmux server) RSS, 8 idle shells",
+        idea.server_rss,
+        f"{idea.server_rss:.1f} MB",
+        t.server_rss if t else None,
+        f"{t.server_rss:.1f} MB" if t else "-",
+        TARGET_RSS_MB,
+        f"≤ {TARGET_RSS_MB:g} MB",
+    )
+    add(
+        "client RSS, 8 idle shells",
+        idea.client_rss,
+        f"{idea.client_rss:.1f} MB",
+        t.client_rss if t else None,
+        f"{t.client_rss:.1f} MB" if t else "-",
+        None,
+        "",
+    )
+    add(
+        f"idle CPU daemon+client, {idle:g} s, 8 shells",
+        idea.idle_cpu,
+        f"{idea.idle_cpu:.2f} % core",
+        t.idle_cpu if t else None,
+        f"{t.idle_cpu:.2f} % core" if t else "-",
+        TARGET_CPU,
+        f"≤ {TARGET_CPU:g} %",
+    )
 
     headers = ("figure", "idea", "tmux", "idea/tmux", "target", "")
     widths = [max(len(row[i]) for row in (*rows, headers)) for i in range(len(headers))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-             .rstrip() for row in (headers, *rows)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in (headers, *rows)
+    ]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(lines)
 
 
 def _environment(work: Path) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("TMUX", "TMUX_PANE", "IDEA_CELL", "IDEA_SOCKET", "PROMPT_COMMAND")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("TMUX", "TMUX_PANE", "IDEA_CELL", "IDEA_SOCKET", "PROMPT_COMMAND")
+    }
     home = work / "home"
     home.mkdir()
     # bash without rc files (Debian's /etc/bash.bashrc sets its own PS1), for both programs.
     shell = work / "bench-shell"
     shell.write_text(f"#!/bin/sh\nexec {shutil.which('bash') or '/bin/bash'} --norc --noprofile\n")
     shell.chmod(0o755)
-    env.update(IDEA_HOME=str(work / "idea-home"), HOME=str(home), SHELL=str(shell),
-               PS1=PROMPT, TERM="xterm-256color", LANG="C.UTF-8")
+    env.update(
+        IDEA_HOME=str(work / "idea-home"),
+        HOME=str(home),
+        SHELL=str(shell),
+        PS1=PROMPT,
+        TERM="xterm-256color",
+        LANG="C.UTF-8",
+    )
     return env
 
 
@@ -481,10 +568,15 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 tmux.stop_server()
         version = subprocess.run([args.idea, "--version"], capture_output=True, text=True)
-        tmux_version = (subprocess.run([tmux_binary, "-V"], capture_output=True, text=True)
-                        .stdout.strip() if tmux_binary else "not measured")
-        print(f"{version.stdout.strip()} vs {tmux_version}; PTY {COLS}x{ROWS}; "
-              f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
+        tmux_version = (
+            subprocess.run([tmux_binary, "-V"], capture_output=True, text=True).stdout.strip()
+            if tmux_binary
+            else "not measured"
+        )
+        print(
+            f"{version.stdout.strip()} vs {tmux_version}; PTY {COLS}x{ROWS}; "
+            f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}"
+        )
         print(report(idea_figures, tmux_figures, args.runs, args.idle))
     return 0
 

@@ -249,4 +249,3 @@ def rows_to_ansi(rows: Iterable[Row]) -> str:
             parts.append(text)
         lines.append("".join(parts))
     return "\n".join(lines)
-

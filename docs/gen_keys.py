@@ -55,26 +55,60 @@ prefix = "ctrl+a"
 # Keys handled outside the prefix table: (where, key or mouse, what it does).
 _OUTSIDE = (
     ("a cell whose shell exited", "`enter`", "start the shell again (same as prefix `R`)"),
-    ("scrollback (after prefix `[` or the wheel)", "`↑` `k` / `↓` `j`",
-     "one line back / forward"),
-    ("scrollback", "`pageup` / `pagedown` `ctrl+f`", "half a cell back / forward"),
-    ("scrollback", "`home` `g`", "the oldest line kept"),
-    ("scrollback", "`escape` `q` `end` `G`",
-     "back to the live screen; any other key also returns and goes to the program"),
-    ("any cell", "click",
-     "focus the cell (a program that asked for the mouse also gets the click)"),
-    ("any cell", "mouse wheel",
-     "scroll back through the cell's history; a program that asked for the mouse gets the "
-     "wheel, a full-screen program without mouse support gets ↑/↓"),
+    (
+        "any cell",
+        "click",
+        "focus the cell (a program that asked for the mouse also gets the click)",
+    ),
+    (
+        "any cell",
+        "mouse wheel",
+        "to a program that asked for the mouse; ↑/↓ to a full-screen program that did not; "
+        "otherwise up enters copy mode and scrolls back, down to the bottom leaves it",
+    ),
     ("a border between cells", "drag", "move the border"),
     ("the tab bar", "click", "show that project"),
     ("help, tree, palette, dialogs", "`escape`", "close without doing anything"),
 )
 
+# Copy mode (prefix `[`), as idea_tui/copy_mode.py handles keys: (keys, what they do).
+_COPY_MODE = (
+    ("`↑` `↓` `←` `→`, `k` `j` `h` `l`", "move the cursor"),
+    ("`pageup` `ctrl+u` `ctrl+b` / `pagedown` `ctrl+d` `ctrl+f`", "half a screen up / down"),
+    ("`g` `home` / `G` `end`", "the oldest line / the last line"),
+    ("`0` / `$`", "start / end of the line"),
+    ("`w` / `b`", "next / previous word"),
+    ("`v` or `space` / `V`", "start (or drop) a selection / select whole lines"),
+    ("`y` or `enter`", "copy the selection to the clipboard (OSC 52) and leave"),
+    ("`/` / `?`", "search forward / backward (asks for the text)"),
+    ("`n` / `N`", "next / previous match"),
+    ("`escape`", "drop the selection; without one, leave"),
+    ("`q`", "leave copy mode"),
+)
+
+
+def _copy_mode() -> str:
+    lines = [
+        "## Copy mode",
+        "",
+        "Prefix `[` freezes the focused cell's history and screen (they stop moving while you",
+        "read; the program keeps running) and shows a cursor over them, as tmux's copy mode",
+        "does with vi keys. Any other key leaves copy mode and goes to the program.",
+        "",
+        "| Keys | What they do |",
+        "|---|---|",
+    ]
+    lines += [f"| {_cell(keys)} | {_cell(what)} |" for keys, what in _COPY_MODE]
+    return "\n".join(lines) + "\n"
+
 
 def _outside() -> str:
-    lines = ["## Outside the prefix", "", "| Where | Key or mouse | What it does |",
-             "|---|---|---|"]
+    lines = [
+        "## Outside the prefix",
+        "",
+        "| Where | Key or mouse | What it does |",
+        "|---|---|---|",
+    ]
     lines += [f"| {where} | {keys} | {what} |" for where, keys, what in _OUTSIDE]
     return "\n".join(lines) + "\n"
 
@@ -117,6 +151,7 @@ def render() -> str:
         if group == "Pages":
             out.append("| `0` … `9` | Show page N of the project (0 is the first) | `page_N` |")
         out.append("")
+    out.append(_copy_mode())
     out.append(_TAIL.format(prefix=DEFAULT_PREFIX, outside=_outside()))
     return "\n".join(out)
 

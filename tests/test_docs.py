@@ -23,8 +23,17 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 CI_RUN = ROOT / ".ci" / "run"
-TOP_LEVEL = ("core/", "adapters/", "idea_daemon/", "idea_tui/", "tests/", "bench/", "docs/",
-             "snapshots/", ".ci/")
+TOP_LEVEL = (
+    "core/",
+    "adapters/",
+    "idea_daemon/",
+    "idea_tui/",
+    "tests/",
+    "bench/",
+    "docs/",
+    "snapshots/",
+    ".ci/",
+)
 
 
 def _load_generator() -> ModuleType:
@@ -129,11 +138,14 @@ def test_cli_md_lists_every_send_keys_name() -> None:
     from core.keys import _TMUX_NAMES
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
-    table = text[text.index("## Key names for send-keys"):]
+    table = text[text.index("## Key names for send-keys") :]
     shown = {name.lower() for name in re.findall(r"`([^`]+)`", table)}
     ranges = {"f1", "f24", "kp0", "kp9"}  # written as ranges: `F1` .. `F24`, `KP0`..`KP9`
-    missing = [name for name in _TMUX_NAMES if name not in shown
-               and not (re.fullmatch(r"f\d+|kp\d", name) and ranges <= shown)]
+    missing = [
+        name
+        for name in _TMUX_NAMES
+        if name not in shown and not (re.fullmatch(r"f\d+|kp\d", name) and ranges <= shown)
+    ]
     assert not missing
 
 

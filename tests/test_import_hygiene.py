@@ -107,9 +107,16 @@ def test_idea_help_does_not_load_textual() -> None:
 def test_idea_help_binary_prints_usage() -> None:
     """The installed entry point answers --help (and so starts at all) without a daemon."""
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from idea_tui.cli import main; sys.exit(main())",
-         "--help"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from idea_tui.cli import main; sys.exit(main())",
+            "--help",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert "usage: idea" in done.stdout

@@ -2,8 +2,9 @@
 
 `CanvasScreen` keeps pyte's `Screen` interface (method names, `cursor`, `margins`, `mode`,
 `dirty`, `columns`/`lines`) but replaces its storage: pyte keeps a dict of `Char` namedtuples per
-line and calls `_replace` per drawn character; here a line is two lists (see `grid.Line`) and
-drawing a run of narrow characters is two slice assignments. It also fixes pyte's editing bugs
+line and calls `_replace` per drawn character; here a line is a list of cell strings and a
+bytearray of style ids (see `grid.Line`), and drawing a run of narrow characters is two slice
+assignments. It also fixes pyte's editing bugs
 (`insert_lines`/`delete_lines` with counts ≥ 2, cursor moves outside the scroll region, erase
 taking every attribute instead of the background only).
 
@@ -39,7 +40,6 @@ class CanvasScreen(CursorScreen):
         self.alt_active = False
         self.charset_map: dict[int, str] | None = None
         self.plain = True  # no insert mode and no DEC graphics: `draw` may take its fast path
-        self.last_char = " "
         self.scroll_on_clear = True
         self.stops = []
         # The main screen's lines while the alternate screen shows (see `IdeaScreen`).
@@ -61,11 +61,10 @@ class CanvasScreen(CursorScreen):
                 chars[x - 1] = " "
             if end < self.columns and chars[end] == "":
                 chars[end] = " "
-            chars[x:end] = data
-            line.styles[2 * x : 2 * end] = self.key * len(data)
+            chars[x:end] = list(data)  # a list assigns faster than a str here
+            line.view[2 * x : 2 * end] = self.key * len(data)
             self.dirty.add(cursor.y)
             cursor.x = end
-            self.last_char = data[-1]
             return
         if self.charset_map is not None:
             data = data.translate(self.charset_map)
@@ -73,7 +72,6 @@ class CanvasScreen(CursorScreen):
             self._draw_narrow(data)
         else:
             self._draw_mixed(data)
-        self.last_char = data[-1:] or self.last_char
 
     def _draw_narrow(self, text: str) -> None:
         cols = self.columns
@@ -90,7 +88,7 @@ class CanvasScreen(CursorScreen):
                     line = self.grid[y]
                     line.split_guard(cols - 1)
                     line.chars[cols - 1] = text[-1]
-                    line.styles[2 * cols - 2 :] = key
+                    line.view[2 * cols - 2 :] = key
                     self.dirty.add(y)
                     break
                 cursor.y = y
@@ -109,8 +107,8 @@ class CanvasScreen(CursorScreen):
                 chars[x - 1] = " "
             if end < cols and chars[end] == "":
                 chars[end] = " "
-            chars[x:end] = text if count == total else text[pos : pos + count]
-            line.styles[2 * x : 2 * end] = key * count
+            chars[x:end] = list(text if count == total else text[pos : pos + count])
+            line.view[2 * x : 2 * end] = key * count
             self.dirty.add(y)
             x = end
             pos += count
@@ -155,7 +153,7 @@ class CanvasScreen(CursorScreen):
         line.split_guard(x + 2)
         line.chars[x] = char
         line.chars[x + 1] = ""
-        line.styles[2 * x : 2 * x + 4] = self.key * 2
+        line.view[2 * x : 2 * x + 4] = self.key * 2
         line.wide = True
         self.dirty.add(cursor.y)
         cursor.x = x + 2
@@ -176,13 +174,21 @@ class CanvasScreen(CursorScreen):
             self.dirty.add(self.cursor.y)
 
     def repeat_last(self, count: int) -> None:
-        """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color."""
-        self.draw(self.last_char * min(count, self.columns * self.lines))
+        """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color.
+
+        The character repeated is the one left of the cursor (ncurses sends REP right after
+        the character), read back from the line rather than tracked on every draw.
+        """
+        x = min(self.cursor.x, self.columns)
+        chars = self.grid[self.cursor.y].chars
+        cell = chars[x - 1] or chars[x - 2] if x > 0 else ""
+        if cell:
+            self.draw(cell * min(count, self.columns * self.lines))
 
     # -- scrolling ------------------------------------------------------------------------
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
-        """Move lines `[top, bottom]` up by `count`; full-screen main-screen lines go to history."""
+        """Move lines `[top, bottom]` up by `count`; lines leaving the screen go to history."""
         count = min(count, bottom - top + 1)
         grid = self.grid
         full = top == 0 and bottom == self.lines - 1
@@ -200,7 +206,7 @@ class CanvasScreen(CursorScreen):
         blank_styles = blank * cols
         for line in moved:
             line.chars = [" "] * cols
-            line.styles = bytearray(blank_styles)
+            line.view[:] = blank_styles
             line.wide = False
         grid[bottom - count + 1 : bottom - count + 1] = moved
         if full:
@@ -257,8 +263,8 @@ class CanvasScreen(CursorScreen):
         line.split_guard(x)
         line.chars[x:x] = [" "] * count
         del line.chars[cols:]
-        line.styles[2 * x : 2 * x] = self.blank * count
-        del line.styles[2 * cols :]
+        line.view[2 * (x + count) :] = line.styles[2 * x : 2 * (cols - count)]
+        line.view[2 * x : 2 * (x + count)] = self.blank * count
         line.fix_tail()
 
     def _fill(self, y: int, start: int, end: int) -> None:
@@ -266,7 +272,7 @@ class CanvasScreen(CursorScreen):
         line.split_guard(start)
         line.split_guard(end)
         line.chars[start:end] = [" "] * (end - start)
-        line.styles[2 * start : 2 * end] = self.blank * (end - start)
+        line.view[2 * start : 2 * end] = self.blank * (end - start)
         self.dirty.add(y)
 
     def insert_lines(self, count: int | None = None) -> None:
@@ -309,8 +315,8 @@ class CanvasScreen(CursorScreen):
         line.split_guard(x + count)
         del line.chars[x : x + count]
         line.chars.extend([" "] * count)
-        del line.styles[2 * x : 2 * (x + count)]
-        line.styles.extend(self.blank * count)
+        line.view[2 * x : 2 * (cols - count)] = line.styles[2 * (x + count) :]
+        line.view[2 * (cols - count) :] = self.blank * count
         self.dirty.add(self.cursor.y)
 
     def erase_characters(self, count: int | None = None) -> None:

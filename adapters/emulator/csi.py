@@ -99,7 +99,7 @@ def build_csi(screen: IdeaScreen, marker: str, params: str, inter: str, final: s
     second = values[1] if len(values) > 1 else 0
     if key in ("H", "f"):
         return (screen.cursor_position, (first, second))
-    if key == "T" and len(values) <= 1:
+    if key == "T":  # with more parameters xterm reads mouse tracking; tmux scrolls: so do we
         return (screen.scroll_lines_down, (first or 1,))
     if key in ("h", "l", "?h", "?l"):
         method = screen.set_mode if final == "h" else screen.reset_mode

@@ -178,7 +178,9 @@ class PyteEmulator:
     def _repair(self) -> None:
         screen = self._screen
         cols, lines = screen.columns, screen.lines
-        if len(screen.grid) != lines or any(len(line.chars) != cols for line in screen.grid):
+        if len(screen.grid) != lines or any(
+            len(line.chars) != cols or len(line.styles) != 2 * cols for line in screen.grid
+        ):
             screen.grid = [line.resized(cols) for line in screen.grid[:lines]]
             while len(screen.grid) < lines:
                 screen.grid.append(Line.blank(cols))

@@ -120,11 +120,6 @@ def expand_history(entry: HistoryLine, table: StyleTable, cols: int) -> Row:
     return _fit(runs, cols)
 
 
-def history_text(entry: HistoryLine) -> str:
-    """The text of a scrollback entry, trailing blanks dropped."""
-    return (entry if isinstance(entry, str) else entry[0]).rstrip(" ")
-
-
 def line_from_history(entry: HistoryLine, cols: int) -> Line:
     """Cells again for a scrollback entry (a resize that grows pulls lines back)."""
     if isinstance(entry, str):

@@ -3,7 +3,7 @@
 On top of `StyledScreen` (SGR, styles) and `CanvasScreen` (cells): modes acted upon
 (alternate screen 47/1047/1049, autowrap, insert, origin, mouse, bracketed paste, focus,
 synchronized output, cursor shape), DEC-style cursor
-save/restore (one slot per screen, not pyte's stack), resize that keeps content the way tmux
+save/restore (one slot, not pyte's stack), resize that keeps content the way tmux
 does, replies (DA1, DA2, DSR, CPR, DECRQM, window size) queued for the PTY, and the
 non-screen state the stream reports (title, cwd, events). `PyteEmulator` owns one.
 """
@@ -70,7 +70,6 @@ class _Saved:
     y: int
     style: Style
     origin: bool
-    autowrap: bool
     g0: bool
     g1: bool
     shifted: bool
@@ -93,7 +92,11 @@ class IdeaScreen(StyledScreen):
         self.reply_chars = 0
         self.events: list[TerminalEvent] = []
         self.cwd: str | None = None
-        self.saved: dict[bool, _Saved | None] = {False: None, True: None}
+        self.title = ""
+        self.icon_name = ""
+        # DECSC/DECRC slot, and the separate slot 1049 uses (as tmux keeps them).
+        self.saved: _Saved | None = None
+        self.alt_saved: tuple[int, int, Style] | None = None
         self._init_modes()
         super().__init__(max(columns, 1), max(lines, 1), history)
 
@@ -108,15 +111,13 @@ class IdeaScreen(StyledScreen):
     # -- reset --------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """RIS (`ESC c`): back to power-on state; scrollback and cwd are kept."""
+        """RIS (`ESC c`): back to power-on state; scrollback, title and cwd are kept."""
         self.alt_active = False
         self.main_grid = None
         self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
         self.all_dirty = True
         self.margins = None
         self.mode = {mo.DECAWM, mo.DECTCEM}
-        self.title = ""
-        self.icon_name = ""
         self.charset = 0
         self.g0_graphics = self.g1_graphics = False
         self.charset_map = None
@@ -126,8 +127,8 @@ class IdeaScreen(StyledScreen):
         self.autowrap = True
         self.insert_mode = False
         self.plain = True
-        self.saved = {False: None, True: None}
-        self.saved_columns = None
+        self.saved = None
+        self.alt_saved = None
         self._init_modes()
 
     def soft_reset(self) -> None:
@@ -141,7 +142,7 @@ class IdeaScreen(StyledScreen):
         self.app_keypad = False
         self.margins = None
         self._set_style(DEFAULT_STYLE)
-        self.saved[self.alt_active] = None
+        self.saved = None
 
     # -- modes --------------------------------------------------------------------------
 
@@ -183,12 +184,15 @@ class IdeaScreen(StyledScreen):
         elif code in (47, 1047):
             self._alternate(on, code)
         elif code == 1049:
-            if on:
-                self.save_cursor()
-                self._alternate(True, code)
-            else:
-                self._alternate(False, code)
-                self.restore_cursor()
+            if on and not self.alt_active:
+                self.alt_saved = (self.cursor.x, self.cursor.y, self.style)
+            elif not on and self.alt_saved is not None:
+                # Restored even when not on the alternate screen, as tmux does.
+                x, y, style = self.alt_saved
+                self.cursor.x = min(x, self.columns - 1)
+                self.cursor.y = min(y, self.lines - 1)
+                self._set_style(style)
+            self._alternate(on, code)
         elif code == 1048:
             if on:
                 self.save_cursor()
@@ -198,11 +202,12 @@ class IdeaScreen(StyledScreen):
             self.mode.discard(key)  # DECCOLM: the PTY size is ours to set, never 132 columns
 
     def _alternate(self, on: bool, code: int) -> None:
-        # Entering always starts from a blank alternate screen, as tmux does for 47/1047/1049.
+        # Entering starts from a blank alternate screen; entering again does nothing (tmux).
         if on:
-            if not self.alt_active:
-                self.main_grid = self.grid
-                self.alt_active = True
+            if self.alt_active:
+                return
+            self.main_grid = self.grid
+            self.alt_active = True
             self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
         elif self.alt_active and self.main_grid is not None:
             self.grid = self.main_grid
@@ -243,23 +248,23 @@ class IdeaScreen(StyledScreen):
     # -- cursor save/restore ------------------------------------------------------------
 
     def saved_styles(self) -> list[Style]:
-        return [saved.style for saved in self.saved.values() if saved is not None]
+        styles = [self.saved.style] if self.saved is not None else []
+        return styles + ([self.alt_saved[2]] if self.alt_saved is not None else [])
 
     def save_cursor(self) -> None:
         cursor = self.cursor
-        self.saved[self.alt_active] = _Saved(
+        self.saved = _Saved(
             cursor.x,
             cursor.y,
             self.style,
             mo.DECOM in self.mode,
-            self.autowrap,
             self.g0_graphics,
             self.g1_graphics,
             bool(self.charset),
         )
 
     def restore_cursor(self) -> None:
-        saved = self.saved[self.alt_active]
+        saved = self.saved
         if saved is None:
             self.mode.discard(mo.DECOM)
             self.cursor.x = self.cursor.y = 0
@@ -271,11 +276,6 @@ class IdeaScreen(StyledScreen):
         self.mode.discard(mo.DECOM)
         if saved.origin:
             self.mode.add(mo.DECOM)
-        self.autowrap = saved.autowrap
-        if saved.autowrap:
-            self.mode.add(mo.DECAWM)
-        else:
-            self.mode.discard(mo.DECAWM)
         self.g0_graphics, self.g1_graphics = saved.g0, saved.g1
         self.charset = int(saved.shifted)
         self._update_charset()
@@ -299,11 +299,11 @@ class IdeaScreen(StyledScreen):
             self.columns = columns
         if lines != self.lines:
             if self.alt_active and self.main_grid is not None:
-                saved = self.saved[False]
-                main_y = saved.y if saved is not None else self.lines - 1
+                saved = self.alt_saved
+                main_y = saved[1] if saved is not None else self.cursor.y
                 self.main_grid, main_y = self._fit_rows(self.main_grid, main_y, lines, True)
                 if saved is not None:
-                    saved.y = main_y
+                    self.alt_saved = (saved[0], main_y, saved[2])
                 self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines, False)
             else:
                 self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines, True)

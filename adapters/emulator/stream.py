@@ -23,7 +23,7 @@ from adapters.emulator.screen import IdeaScreen
 
 MAX_STRING = 65_536
 MAX_PENDING = 4_096
-_CACHE_LIMIT = 8_192
+_CACHE_LIMIT = 4_096
 _CACHEABLE = 64
 
 # Every token starts with one control character, so the pattern opens with that character class:
@@ -126,8 +126,8 @@ class IdeaStream:
             pos = match.end()
             kind = match.lastindex
             if kind == 2:
-                sgr(match.group(1))
-                text = match.group(2)
+                params, text = match.group(1, 2)
+                sgr(params)
                 if text:
                     draw(text)
             elif kind == 3:

@@ -113,7 +113,8 @@ class StyledScreen(CanvasScreen):
             # fallbacks, so a stream of new colours does not rescan on every one.
             if self.fallbacks <= 0:
                 self._collect_styles()
-                self.fallbacks = FALLBACKS_BEFORE_RETRY
+                still_full = table.used() >= TRUECOLOR_ROOM
+                self.fallbacks = FALLBACKS_BEFORE_RETRY if still_full else 0
             if table.used() >= TRUECOLOR_ROOM:
                 self.fallbacks -= 1
                 return self.key_of(to_palette_style(style))

@@ -37,7 +37,9 @@ class Box:
     rows: int
 
 
-_TITLE = re.compile(r"(?:^|(?<=│)) (\d+) [^│]*?─+(?=│|$)")
+_TITLE = re.compile(r"(?:^|(?<=│)) (\d+) [^│·]*?─+(?=│|·|$)")
+OUTSIDE = "·"
+"""What the client draws where its terminal is larger than the window's size."""
 
 
 def drawn_cells(lines: list[str]) -> dict[int, Box]:
@@ -45,7 +47,8 @@ def drawn_cells(lines: list[str]) -> dict[int, Box]:
 
     A title line starts a cell at column 0 or right after a `│` border and ends with the
     `─` fill; the cell's width runs to the next border, its height down to the next title
-    line over the same columns, or to the status line (the last line of the screen).
+    line over the same columns, the area outside the window (`·`), or the status line (the
+    last line of the screen).
     """
     status_row = len(lines) - 1
     titles: list[tuple[int, int, int, int]] = []  # index, x, y, width
@@ -55,7 +58,9 @@ def drawn_cells(lines: list[str]) -> dict[int, Box]:
     boxes: dict[int, Box] = {}
     for index, x, y, width in titles:
         below = [ty for _, tx, ty, tw in titles if ty > y and tx < x + width and x < tx + tw]
-        bottom = min(below, default=status_row)
+        outside = [row for row in range(y + 1, status_row)
+                   if lines[row][x:x + 1] == OUTSIDE]
+        bottom = min(below + outside, default=status_row)
         boxes[index] = Box(index, x, y, width, bottom - y - 1)
     return boxes
 
@@ -165,12 +170,16 @@ class TuiClient:
         self.width, self.height = width, height
 
     def exit_status(self) -> int | None:
-        """The client's exit status once it has exited, else None."""
+        """The client's exit status once it has exited (128 + N after signal N), else None."""
         out = self._tmux("display-message", "-p", "-t", SESSION,
-                         "#{pane_dead} #{pane_pid} #{pid} #{pane_dead_status}").stdout.split()
+                         "#{pane_dead} #{pane_pid} #{pid} "
+                         "s#{pane_dead_status} k#{pane_dead_signal}").stdout.split()
         dead, pane_pid, server_pid = out[0] == "1", int(out[1]), int(out[2])
-        if dead and len(out) == 4:
-            return int(out[3])
+        status, signum = out[3][1:], out[4][1:]
+        if dead and status:
+            return int(status)
+        if dead and signum:
+            return 128 + int(signum)
         if not process_alive(pane_pid):
             # Seen here: tmux 3.3 now and then misses the SIGCHLD of its pane's program and
             # keeps the zombie (the pane shows dead, with no status); a nudge makes it reap.

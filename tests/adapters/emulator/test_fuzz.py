@@ -24,20 +24,49 @@ def _csi(draw: st.DrawFn) -> str:
     marker = draw(st.sampled_from(["", "", "?", ">", "="]))
     params = draw(st.lists(st.integers(0, 2100), max_size=4))
     if draw(st.booleans()):
-        params = [draw(st.sampled_from([1, 6, 7, 25, 47, 1000, 1002, 1004, 1006, 1047, 1049,
-                                        2004, 2026]))]
+        params = [
+            draw(st.sampled_from([1, 6, 7, 25, 47, 1000, 1002, 1004, 1006, 1047, 1049, 2004, 2026]))
+        ]
     inter = draw(st.sampled_from(["", "", "", " ", "$", "!"]))
     return f"\x1b[{marker}{';'.join(map(str, params))}{inter}{draw(st.sampled_from(_FINALS))}"
+
+
+def _sgr_of(params: list[int]) -> str:
+    return f"\x1b[{';'.join(map(str, params))}m"
 
 
 _PIECES = st.one_of(
     st.sampled_from(_TEXT),
     _csi(),
-    st.builds(lambda ps: f"\x1b[{';'.join(map(str, ps))}m", st.lists(st.integers(0, 260), max_size=6)),
-    st.sampled_from(["\x1b[38;2;1;2;3m", "\x1b[48:5:200m", "\x1b[4:3m", "\x1b7", "\x1b8", "\x1bM",
-                     "\x1bD", "\x1bE", "\x1bc", "\x1b#8", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
-                     "\x1b=", "\x1b>", "\x1b]0;t\x07", "\x1b]7;file:///x\x1b\\", "\x1bP1$r\x1b\\",
-                     "\x1b]8;;u\x1b\\", "\x1b", "\x1b[", "\x18", "\x9b"]),
+    st.builds(_sgr_of, st.lists(st.integers(0, 260), max_size=6)),
+    st.sampled_from(
+        [
+            "\x1b[38;2;1;2;3m",
+            "\x1b[48:5:200m",
+            "\x1b[4:3m",
+            "\x1b7",
+            "\x1b8",
+            "\x1bM",
+            "\x1bD",
+            "\x1bE",
+            "\x1bc",
+            "\x1b#8",
+            "\x1b(0",
+            "\x1b(B",
+            "\x0e",
+            "\x0f",
+            "\x1b=",
+            "\x1b>",
+            "\x1b]0;t\x07",
+            "\x1b]7;file:///x\x1b\\",
+            "\x1bP1$r\x1b\\",
+            "\x1b]8;;u\x1b\\",
+            "\x1b",
+            "\x1b[",
+            "\x18",
+            "\x9b",
+        ]
+    ),
     st.text(max_size=8),
 )
 

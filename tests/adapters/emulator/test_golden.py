@@ -55,8 +55,16 @@ def _feed(name: str, chunks: int = 1, seed: int = 0) -> PyteEmulator:
 
 
 def test_fixtures_exist() -> None:
-    assert {"ls_color", "git_log_graph", "vim_open", "vim", "less_open", "less",
-            "python_repl", "bash_session"} <= set(NAMES)
+    assert {
+        "ls_color",
+        "git_log_graph",
+        "vim_open",
+        "vim",
+        "less_open",
+        "less",
+        "python_repl",
+        "bash_session",
+    } <= set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -69,8 +77,10 @@ def test_screen_matches_tmux(name: str, chunks: int) -> None:
     for y in range(rows):
         assert trim(row_cells(emulator.render_row(y))) == want[y], f"{name} row {y}"
     cursor = emulator.cursor()
-    assert [cursor.x, cursor.y] == [min(expected["cursor"][0], expected["cols"] - 1),
-                                    expected["cursor"][1]]
+    assert [cursor.x, cursor.y] == [
+        min(expected["cursor"][0], expected["cols"] - 1),
+        expected["cursor"][1],
+    ]
     assert cursor.visible == expected["cursor_visible"]
     assert emulator.modes.alt_screen == expected["alternate"]
     check_invariants(emulator)

@@ -116,6 +116,6 @@ def test_blank_line_compacts_to_an_empty_string() -> None:
 
 def test_many_lines_keep_invariants() -> None:
     emulator = make(cols=30, rows=6, scrollback=50)
-    emulator.feed(("\x1b[3%dm%s中\x1b[0m\r\n" % (3, "y" * 31)).encode() * 80)
+    emulator.feed(f"\x1b[33m{'y' * 31}中\x1b[0m\r\n".encode() * 80)
     check_invariants(emulator)
     assert emulator.history_size() == 50

@@ -56,8 +56,14 @@ def test_overwriting_either_half_of_a_wide_character_blanks_the_other() -> None:
 
 
 def test_editing_through_wide_characters_keeps_rows_whole() -> None:
-    for edit in ("\x1b[1;2H\x1b[P", "\x1b[1;2H\x1b[@", "\x1b[1;2H\x1b[X", "\x1b[1;2H\x1b[K",
-                 "\x1b[1;2H\x1b[1K", "\x1b[1;4H\x1b[2@"):
+    for edit in (
+        "\x1b[1;2H\x1b[P",
+        "\x1b[1;2H\x1b[@",
+        "\x1b[1;2H\x1b[X",
+        "\x1b[1;2H\x1b[K",
+        "\x1b[1;2H\x1b[1K",
+        "\x1b[1;4H\x1b[2@",
+    ):
         emulator = fed("中文字" + edit, cols=6, rows=1)
         check_invariants(emulator)
         assert row_width(emulator.render_row(0)) == 6
@@ -70,5 +76,6 @@ def test_a_wide_character_pushed_to_the_last_column_is_blanked() -> None:
 
 
 def test_ambiguous_and_unusual_characters_keep_the_invariants() -> None:
-    emulator = fed("\u00ad\u200b\u2028\ufeff\U000e0001·—\u3000\U0001f1eb\U0001f1f7", cols=12, rows=2)
+    odd = "\u00ad\u200b\u2028\ufeff\U000e0001·—\u3000\U0001f1eb\U0001f1f7"
+    emulator = fed(odd, cols=12, rows=2)
     check_invariants(emulator)
