@@ -257,7 +257,7 @@ class DaemonServer:
             try:
                 client.window_id = self._choose_window(message.window)
             except IdeaError as exc:
-                client.send(Detached(reason=exc.message))
+                client.send(Detached(reason=exc.message, error=True))
                 await client.writer.drain()
                 return False
         return True

@@ -44,6 +44,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.runner = ActionRunner(self)
         self.detach_reason = "detached"
         self.connect_error: DaemonError | None = None
+        self.detach_error = False
+        self._detached = False
 
     def compose(self) -> ComposeResult:
         yield TabBar()
@@ -101,11 +103,18 @@ class IdeaApp(App[str], inherit_bindings=False):
         elif isinstance(message, Notice):
             self.status.show(message.text, message.level)
         elif isinstance(message, Detached):
+            self._detached = True
             self.detach_reason = message.reason
+            self.detach_error = message.error
             self.exit(message.reason)
 
     def _on_gateway_closed(self, reason: str) -> None:
+        # After a Detached the daemon closes the socket: that close is expected and must
+        # not replace the reason the daemon gave.
+        if self._detached:
+            return
         self.detach_reason = reason
+        self.detach_error = True
         self.exit(reason)
 
     # ─── keys ────────────────────────────────────────────────────────────────────────

@@ -50,6 +50,9 @@ def attach(window: str | None) -> int:
             return 1
         if app.return_code not in (0, None):
             return app.return_code or 1
+        if app.detach_error:
+            print(f"idea: {app.detach_reason}", file=sys.stderr)
+            return 1
         print(f"[{result or app.detach_reason}]")
         return 0
     return 1

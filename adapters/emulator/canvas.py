@@ -41,6 +41,7 @@ class CanvasScreen(CursorScreen):
         self.charset_map: dict[int, str] | None = None
         self.plain = True  # no insert mode and no DEC graphics: `draw` may take its fast path
         self.scroll_on_clear = True
+        self.after_text = False  # the CSI being run came straight after text (REP)
         self.stops = []
         # The main screen's lines while the alternate screen shows (see `IdeaScreen`).
         self.main_grid: list[Line] | None = None
@@ -176,14 +177,17 @@ class CanvasScreen(CursorScreen):
     def repeat_last(self, count: int) -> None:
         """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color.
 
-        The character repeated is the one left of the cursor (ncurses sends REP right after
-        the character), read back from the line rather than tracked on every draw.
+        As tmux does: only straight after printed ASCII text (`after_text`, set by the
+        stream), and never past the end of the line. The character is read back from the
+        cell left of the cursor rather than tracked on every draw.
         """
-        x = min(self.cursor.x, self.columns)
-        chars = self.grid[self.cursor.y].chars
-        cell = chars[x - 1] or chars[x - 2] if x > 0 else ""
-        if cell:
-            self.draw(cell * min(count, self.columns * self.lines))
+        x = self.cursor.x
+        if not self.after_text or x == 0:
+            return
+        cell = self.grid[self.cursor.y].chars[min(x, self.columns) - 1]
+        count = min(count, self.columns - x)
+        if count > 0 and len(cell) == 1 and cell.isascii():
+            self.draw(cell * count)
 
     # -- scrolling ------------------------------------------------------------------------
 

@@ -64,6 +64,7 @@ class IdeaStream:
     def __init__(self, screen: IdeaScreen) -> None:
         self.screen = screen
         self._pending = ""
+        self._text_tail = False  # the last chunk ended with text (see REP in `feed`)
         self._string_kind: str | None = None
         self._string_parts: list[str] = []
         self._string_len = 0
@@ -102,6 +103,7 @@ class IdeaStream:
     def reset(self) -> None:
         """Forget any partial sequence (after an internal error)."""
         self._pending = ""
+        self._text_tail = False
         self._string_kind = None
         self._string_parts = []
         self._string_len = 0
@@ -119,10 +121,14 @@ class IdeaStream:
         draw = screen.draw
         sgr = screen.sgr
         pos = 0
+        # Offset where the last drawn text ended: REP repeats a character only when it comes
+        # straight after text (tmux forgets the last character at any control).
+        text_end = 0 if self._text_tail else -1
         for match in _TOKEN.finditer(data):
             start = match.start()
             if start != pos:
                 draw(data[pos:start])
+                text_end = start
             pos = match.end()
             kind = match.lastindex
             if kind == 2:
@@ -130,11 +136,13 @@ class IdeaStream:
                 sgr(params)
                 if text:
                     draw(text)
+                    text_end = pos
             elif kind == 3:
                 seq = match.group()
                 action = self._csi_cache.get(seq)
                 if action is None:
                     action = self._build(seq, *match.group(4, 5, 6, 7))
+                screen.after_text = text_end == start
                 action()
             elif kind == 8:
                 screen.crlf()
@@ -150,9 +158,11 @@ class IdeaStream:
                 tail = match.group()
                 if len(tail) <= MAX_PENDING:
                     self._pending = tail
+                self._text_tail = text_end == start
                 return
             elif kind == 13:
                 self._string_kind = match.group(13)
+                self._text_tail = False
                 rest = self._continue_string(data[pos:])
                 if rest:
                     self.feed(rest)
@@ -161,6 +171,8 @@ class IdeaStream:
                 self._odd_csi(match.group())
         if pos < len(data):
             draw(data[pos:])
+            text_end = len(data)
+        self._text_tail = text_end == len(data)
 
     def _build(
         self, seq: str, marker: str, params: str, inter: str, final: str

@@ -205,6 +205,8 @@ class Detached(_Msg, tag="detached"):
     """The daemon ends this client's attachment (kill-server, detach from elsewhere)."""
 
     reason: str
+    error: bool = False
+    """True when the attachment could not be made (an unknown window, say)."""
 
 
 ClientMessage = Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize
