@@ -271,6 +271,9 @@ def time_tmux(data: bytes, workdir: Path) -> float:
                 return time.perf_counter() - start
     finally:
         subprocess.run([*base, "kill-server"], capture_output=True)
+        # tmux leaves the socket file behind after kill-server.
+        tmpdir = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+        (tmpdir / socket).unlink(missing_ok=True)
 
 
 def _theme_sgr(rng: random.Random) -> str:

@@ -29,153 +29,43 @@ from __future__ import annotations
 
 import abc
 import argparse
-import contextlib
-import errno
-import fcntl
 import json
 import os
-import pty
 import re
-import select
 import shutil
-import signal
-import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-COLS, ROWS = 160, 48
+from _harness import (
+    COLS,
+    DEADLINE,
+    PROMPT,
+    ROWS,
+    BenchError,
+    PtyClient,
+    cpu_ticks,
+    format_table,
+    rss_mb,
+)
+from _harness import default_idea as _default_idea
+from _harness import make_environment as _environment
+from _harness import median as _median
+from _harness import ratio as _ratio
+from _harness import verdict as _verdict
+
 PROJECT = "benchproj"
-PROMPT = "bench-ps1$ "
 TMUX_SESSION = "bench"
-DEADLINE = 30.0
 PREFIX_DETACH = b"\x02d"  # ctrl+b d: the default prefix of idea and tmux, then detach
 
 TARGET_COLD = 1.0
 TARGET_ATTACH = 0.3
 TARGET_CPU = 1.0
 TARGET_RSS_MB = 80.0
-
-# CSI, OSC, charset selection and two-byte escapes: removed to find text drawn between styles.
-_ESCAPES = re.compile(
-    rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b."
-)
-
-
-class BenchError(Exception):
-    """The benchmark could not go on (a client that never drew, a missing program)."""
-
-
-# ─── a client on a PTY ──────────────────────────────────────────────────────────────────
-
-
-@dataclass
-class PtyClient:
-    """A program running on a PTY of COLS×ROWS whose output is collected."""
-
-    pid: int
-    fd: int
-    started: float
-    output: bytearray = field(default_factory=bytearray)
-    closed: bool = False
-
-    @classmethod
-    def spawn(cls, argv: Sequence[str], env: dict[str, str], cwd: str) -> PtyClient:
-        started = time.perf_counter()
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: size the terminal before the program can ask for it
-            try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-                os.chdir(cwd)
-                os.execvpe(argv[0], list(argv), env)
-            finally:
-                os._exit(127)
-        return cls(pid, fd, started)
-
-    def pump(self, timeout: float) -> None:
-        """Read what is there (waiting up to `timeout` for the first byte)."""
-        if self.closed:
-            time.sleep(timeout)
-            return
-        ready, _, _ = select.select([self.fd], [], [], timeout)
-        while ready:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError as exc:
-                if exc.errno != errno.EIO:
-                    raise
-                data = b""
-            if not data:
-                self.closed = True
-                return
-            self.output += data
-            ready, _, _ = select.select([self.fd], [], [], 0)
-
-    def shows(self, marker: bytes) -> bool:
-        """Whether `marker` was written, also when styles split it (escapes removed)."""
-        return marker in self.output or marker in _ESCAPES.sub(b"", bytes(self.output))
-
-    def wait_for(self, *markers: bytes, deadline: float = DEADLINE) -> list[float]:
-        """Seconds from spawn until each marker showed up in the output."""
-        found: dict[bytes, float] = {}
-        end = time.perf_counter() + deadline
-        while len(found) < len(markers):
-            for marker in markers:
-                if marker not in found and self.shows(marker):
-                    found[marker] = time.perf_counter() - self.started
-            if len(found) == len(markers):
-                break
-            if self.closed or time.perf_counter() > end:
-                missing = [m.decode() for m in markers if m not in found]
-                tail = _ESCAPES.sub(b"", bytes(self.output[-2000:])).decode(errors="replace")
-                raise BenchError(f"{missing} never appeared; the client printed:\n{tail}")
-            self.pump(0.05)
-        return [found[m] for m in markers]
-
-    def write(self, data: bytes) -> None:
-        os.write(self.fd, data)
-
-    def drain(self, seconds: float) -> None:
-        end = time.perf_counter() + seconds
-        while (left := end - time.perf_counter()) > 0:
-            self.pump(min(left, 0.2))
-
-    def finish(self, timeout: float = 10.0) -> None:
-        """Wait for the program to end (after a detach), then release the PTY."""
-        end = time.perf_counter() + timeout
-        while time.perf_counter() < end:
-            pid, _status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                break
-            self.pump(0.05)
-        else:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
-
-
-# ─── /proc readings ─────────────────────────────────────────────────────────────────────
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise BenchError(f"no VmRSS for pid {pid}")
-
-
-def cpu_ticks(pid: int) -> int:
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
 
 
 def idle_cpu_percent(pids: Sequence[int], client: PtyClient, seconds: float) -> float:
@@ -388,26 +278,10 @@ def measure(subject: Subject, runs: int, idle: float, log: Callable[[str], None]
 # ─── report ─────────────────────────────────────────────────────────────────────────────
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values) if values else float("nan")
-
-
 def _seconds(values: list[float]) -> str:
     if not values:
         return "-"
     return f"{_median(values):.3f} s ({min(values):.3f}–{max(values):.3f})"
-
-
-def _ratio(mine: float, theirs: float | None) -> str:
-    if theirs is None or theirs <= 0 or mine != mine:
-        return "-"
-    return f"{mine / theirs:.1f}×"
-
-
-def _verdict(value: float, target: float | None) -> str:
-    if target is None:
-        return ""
-    return "ok" if value <= target else "OVER"
 
 
 def report(idea: Figures, tmux: Figures | None, runs: int, idle: float) -> str:
@@ -499,41 +373,7 @@ def report(idea: Figures, tmux: Figures | None, runs: int, idle: float) -> str:
     )
 
     headers = ("figure", "idea", "tmux", "idea/tmux", "target", "")
-    widths = [max(len(row[i]) for row in (*rows, headers)) for i in range(len(headers))]
-    lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in (headers, *rows)
-    ]
-    lines.insert(1, "  ".join("-" * width for width in widths))
-    return "\n".join(lines)
-
-
-def _environment(work: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("TMUX", "TMUX_PANE", "IDEA_CELL", "IDEA_SOCKET", "PROMPT_COMMAND")
-    }
-    home = work / "home"
-    home.mkdir()
-    # bash without rc files (Debian's /etc/bash.bashrc sets its own PS1), for both programs.
-    shell = work / "bench-shell"
-    shell.write_text(f"#!/bin/sh\nexec {shutil.which('bash') or '/bin/bash'} --norc --noprofile\n")
-    shell.chmod(0o755)
-    env.update(
-        IDEA_HOME=str(work / "idea-home"),
-        HOME=str(home),
-        SHELL=str(shell),
-        PS1=PROMPT,
-        TERM="xterm-256color",
-        LANG="C.UTF-8",
-    )
-    return env
-
-
-def _default_idea() -> str:
-    beside = Path(sys.executable).parent / "idea"
-    return str(beside) if beside.exists() else (shutil.which("idea") or "idea")
+    return format_table(headers, rows)
 
 
 def main(argv: list[str] | None = None) -> int:

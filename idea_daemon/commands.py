@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from core.capture import row_text, rows_to_ansi
+from core.terminal import row_text, rows_to_ansi
 from core.keys import parse_key_spec, wrap_paste
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves

@@ -272,7 +272,7 @@ class TerminalSession:
 
     def screen_text(self, history: int = 0) -> list[str]:
         """The screen as text lines, with `history` scrollback lines above it."""
-        from core.capture import row_text
+        from core.terminal import row_text
 
         emulator = self.emulator
         lines: list[str] = []

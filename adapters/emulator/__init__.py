@@ -1,8 +1,14 @@
 """Terminal emulation for idea's cells: pyte, through the project's own subclasses (D2).
 
-`PyteEmulator` implements `core.terminal.TerminalEmulator`. Module map: `emulator` (the port),
-`stream` (parser) with `csi` and `osc`, `screen` (modes, alt screen, resize, replies) on top of
-`canvas` (cell grid, drawing, editing), `grid` (lines, rows, scrollback entries), `styles` (SGR).
+`PyteEmulator` (emulator.py) implements `core.terminal.TerminalEmulator`. Inside:
+- `stream.IdeaStream` parses decoded output (one regex scan per chunk), with `csi` building
+  cached actions per control sequence and `osc` handling titles, cwd, clipboard, notifications;
+- `screen.IdeaScreen`, a `pyte.Screen` subclass, built in layers: `cursor.CursorScreen`
+  (movement, tabs) → `canvas.CanvasScreen` (cells, drawing, scrolling, editing, scrollback)
+  → `styling.StyledScreen` (SGR, style table, charsets) → `IdeaScreen` (modes, alternate
+  screen, resize, replies, events);
+- `grid` (lines, widths, style ids), `rows` (lines to `Row`s and compact scrollback entries),
+  `styles` (SGR parsing into `(fg, bg, attrs)`).
 """
 
 from adapters.emulator.emulator import PyteEmulator

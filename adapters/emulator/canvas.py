@@ -39,15 +39,20 @@ class CanvasScreen(CursorScreen):
         self.insert_mode = False
         self.alt_active = False
         self.charset_map: dict[int, str] | None = None
-        self.plain = True  # no insert mode and no DEC graphics: `draw` may take its fast path
+        self.plain = True  # see `update_plain`
         self.scroll_on_clear = True
         self.after_text = False  # the CSI being run came straight after text (REP)
+        self.last_char = " "
         self.stops = []
         # The main screen's lines while the alternate screen shows (see `IdeaScreen`).
         self.main_grid: list[Line] | None = None
         super().__init__(columns, lines)
 
     # -- drawing ------------------------------------------------------------------------
+
+    def update_plain(self) -> None:
+        """Whether `draw` may take its fast path: autowrap on, no insert mode, no DEC graphics."""
+        self.plain = self.autowrap and not self.insert_mode and self.charset_map is None
 
     def draw(self, data: str) -> None:
         """Write printable text at the cursor (the stream never passes control characters)."""
@@ -59,13 +64,14 @@ class CanvasScreen(CursorScreen):
             line = self.grid[cursor.y]
             chars = line.chars
             if chars[x] == "":
-                chars[x - 1] = " "
+                line.split_guard(x)
             if end < self.columns and chars[end] == "":
-                chars[end] = " "
+                line.split_guard(end)
             chars[x:end] = list(data)  # a list assigns faster than a str here
             line.view[2 * x : 2 * end] = self.key * len(data)
             self.dirty.add(cursor.y)
             cursor.x = end
+            self.last_char = data[-1]
             return
         if self.charset_map is not None:
             data = data.translate(self.charset_map)
@@ -73,6 +79,7 @@ class CanvasScreen(CursorScreen):
             self._draw_narrow(data)
         else:
             self._draw_mixed(data)
+        self.last_char = data[-1]
 
     def _draw_narrow(self, text: str) -> None:
         cols = self.columns
@@ -92,8 +99,9 @@ class CanvasScreen(CursorScreen):
                     line.view[2 * cols - 2 :] = key
                     self.dirty.add(y)
                     break
+                self.grid[y].wrapped = True
                 cursor.y = y
-                self.index()
+                self._wrap_index()
                 y = cursor.y
                 x = 0
             count = total - pos
@@ -104,16 +112,15 @@ class CanvasScreen(CursorScreen):
                 self._shift_right(line, x, count)
             chars = line.chars
             end = x + count
-            if chars[x] == "":
-                chars[x - 1] = " "
-            if end < cols and chars[end] == "":
-                chars[end] = " "
+            line.split_guard(x)
+            line.split_guard(end)
             chars[x:end] = list(text if count == total else text[pos : pos + count])
             line.view[2 * x : 2 * end] = key * count
             self.dirty.add(y)
             x = end
             pos += count
-        cursor.x = x
+        # Without autowrap the cursor stays on the last column (no pending wrap).
+        cursor.x = x if self.autowrap else min(x, cols - 1)
         cursor.y = y
 
     def _draw_mixed(self, text: str) -> None:
@@ -144,8 +151,9 @@ class CanvasScreen(CursorScreen):
             if not self.autowrap:
                 return
             # A wide character that does not fit wraps whole, as in xterm and tmux.
+            self.grid[cursor.y].wrapped = True
             cursor.x = 0
-            self.index()
+            self._wrap_index()
         x = cursor.x
         line = self.grid[cursor.y]
         if self.insert_mode:
@@ -174,24 +182,9 @@ class CanvasScreen(CursorScreen):
             line.wide = True
             self.dirty.add(self.cursor.y)
 
-    def repeat_last(self, count: int) -> None:
-        """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color.
-
-        As tmux does: only straight after printed ASCII text (`after_text`, set by the
-        stream), and never past the end of the line. The character is read back from the
-        cell left of the cursor rather than tracked on every draw.
-        """
-        x = self.cursor.x
-        if not self.after_text or x == 0:
-            return
-        cell = self.grid[self.cursor.y].chars[min(x, self.columns) - 1]
-        count = min(count, self.columns - x)
-        if count > 0 and len(cell) == 1 and cell.isascii():
-            self.draw(cell * count)
-
     # -- scrolling ------------------------------------------------------------------------
 
-    def scroll_up(self, top: int, bottom: int, count: int) -> None:
+    def scroll_up(self, top: int, bottom: int, count: int, fill: bytes | None = None) -> None:
         """Move lines `[top, bottom]` up by `count`; lines leaving the screen go to history."""
         count = min(count, bottom - top + 1)
         grid = self.grid
@@ -206,12 +199,11 @@ class CanvasScreen(CursorScreen):
         moved = grid[top : top + count]
         del grid[top : top + count]
         cols = self.columns
-        blank = self.blank
-        blank_styles = blank * cols
+        blank_styles = (self.blank if fill is None else fill) * cols
         for line in moved:
             line.chars = [" "] * cols
             line.view[:] = blank_styles
-            line.wide = False
+            line.wide = line.wrapped = False
         grid[bottom - count + 1 : bottom - count + 1] = moved
         if full:
             self.all_dirty = True
@@ -225,13 +217,18 @@ class CanvasScreen(CursorScreen):
         grid[top:top] = [Line.blank(self.columns, self.blank) for _ in range(count)]
         self.dirty.update(range(top, bottom + 1))
 
-    def index(self) -> None:
+    def index(self, fill: bytes | None = None) -> None:
         y = self.cursor.y
         top, bottom = self.region()
         if y == bottom:
-            self.scroll_up(top, bottom, 1)
+            self.scroll_up(top, bottom, 1, fill)
         elif y < self.lines - 1:
             self.cursor.y = y + 1
+
+    def _wrap_index(self) -> None:
+        # A line opened by autowrap starts in the default colours, as tmux does (an explicit
+        # line feed fills it with the current background).
+        self.index(DEFAULT_KEY)
 
     def reverse_index(self) -> None:
         y = self.cursor.y
@@ -240,6 +237,15 @@ class CanvasScreen(CursorScreen):
             self.scroll_down(top, bottom, 1)
         elif y > 0:
             self.cursor.y = y - 1
+
+    def backspace(self) -> None:
+        cursor = self.cursor
+        if cursor.x == 0 and cursor.y > 0 and self.grid[cursor.y - 1].wrapped:
+            # Back onto the line the text wrapped from, as tmux does.
+            cursor.x = self.columns - 1
+            cursor.y -= 1
+        else:
+            self.cursor_back(1)
 
     def linefeed(self) -> None:
         self.index()
@@ -273,6 +279,8 @@ class CanvasScreen(CursorScreen):
 
     def _fill(self, y: int, start: int, end: int) -> None:
         line = self.grid[y]
+        if start == 0 and end == self.columns:
+            line.wrapped = False
         line.split_guard(start)
         line.split_guard(end)
         line.chars[start:end] = [" "] * (end - start)
@@ -289,7 +297,6 @@ class CanvasScreen(CursorScreen):
         del grid[bottom - count + 1 : bottom + 1]
         grid[y:y] = [Line.blank(self.columns, self.blank) for _ in range(count)]
         self.dirty.update(range(y, bottom + 1))
-        self.cursor.x = 0
 
     def delete_lines(self, count: int | None = None) -> None:
         y = self.cursor.y
@@ -302,17 +309,23 @@ class CanvasScreen(CursorScreen):
         blanks = [Line.blank(self.columns, self.blank) for _ in range(count)]
         grid[bottom - count + 1 : bottom - count + 1] = blanks
         self.dirty.update(range(y, bottom + 1))
-        self.cursor.x = 0
+
+    # At the pending-wrap position (x == columns) tmux treats the cursor as past the line:
+    # inserting, deleting or erasing characters there changes nothing.
 
     def insert_characters(self, count: int | None = None) -> None:
-        x = min(self.cursor.x, self.columns - 1)
+        x = self.cursor.x
+        if x >= self.columns:
+            return
         count = min(max(count or 1, 1), self.columns - x)
         self._shift_right(self.grid[self.cursor.y], x, count)
         self.dirty.add(self.cursor.y)
 
     def delete_characters(self, count: int | None = None) -> None:
         cols = self.columns
-        x = min(self.cursor.x, cols - 1)
+        x = self.cursor.x
+        if x >= cols:
+            return
         count = min(max(count or 1, 1), cols - x)
         line = self.grid[self.cursor.y]
         line.split_guard(x)
@@ -324,14 +337,17 @@ class CanvasScreen(CursorScreen):
         self.dirty.add(self.cursor.y)
 
     def erase_characters(self, count: int | None = None) -> None:
-        x = min(self.cursor.x, self.columns - 1)
+        x = self.cursor.x
+        if x >= self.columns:
+            return
         count = min(max(count or 1, 1), self.columns - x)
         self._fill(self.cursor.y, x, x + count)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         x = min(self.cursor.x, self.columns - 1)
         if how == 0:
-            self._fill(self.cursor.y, x, self.columns)
+            if self.cursor.x < self.columns:
+                self._fill(self.cursor.y, x, self.columns)
         elif how == 1:
             self._fill(self.cursor.y, 0, x + 1)
         elif how == 2:
@@ -369,11 +385,3 @@ class CanvasScreen(CursorScreen):
             used -= 1
         for line in self.grid[:used]:
             self.history.append(compact_line(line))
-
-    def alignment_display(self) -> None:
-        """DECALN (`ESC # 8`): fill the screen with `E`, reset margins, home the cursor."""
-        cols = self.columns
-        self.grid = [Line(["E"] * cols, bytearray(DEFAULT_KEY * cols)) for _ in range(self.lines)]
-        self.margins = None
-        self.cursor.x = self.cursor.y = 0
-        self.all_dirty = True

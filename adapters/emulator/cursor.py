@@ -42,9 +42,6 @@ class CursorScreen(pyte.Screen):
         # From the pending-wrap position tmux counts from the column past the last one.
         self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
 
-    def backspace(self) -> None:
-        self.cursor_back(1)
-
     def cursor_forward(self, count: int | None = None) -> None:
         self.cursor.x = min(self.cursor.x + (count or 1), self.columns - 1)
 
@@ -60,7 +57,10 @@ class CursorScreen(pyte.Screen):
             self.cursor.y = row if row < self.lines else self.lines - 1
 
     def cursor_to_line(self, line: int | None = None) -> None:
-        self.cursor_position(line, self.cursor.x + 1)
+        # VPA keeps the column as it is, a pending wrap included (tmux).
+        x = self.cursor.x
+        self.cursor_position(line, 1)
+        self.cursor.x = x
 
     def cursor_to_column(self, column: int | None = None) -> None:
         self.cursor.x = min((column or 1) - 1, self.columns - 1)
@@ -69,6 +69,8 @@ class CursorScreen(pyte.Screen):
         """HT / CHT: next tab stop, or the last column."""
         x = self.cursor.x
         last = self.columns - 1
+        if x >= last:
+            return  # at (or past) the last column a tab changes nothing, pending wrap included
         for _ in range(min(count, self.columns)):
             index = bisect_right(self.stops, x)
             x = self.stops[index] if index < len(self.stops) else last

@@ -111,7 +111,7 @@ class Line:
     per-cell bookkeeping.
     """
 
-    __slots__ = ("chars", "styles", "view", "wide")
+    __slots__ = ("chars", "styles", "view", "wide", "wrapped")
 
     def __init__(self, chars: list[str], styles: bytearray, wide: bool = False) -> None:
         self.chars = chars
@@ -121,6 +121,9 @@ class Line:
         # `styles`, which keeps every line exactly 2 bytes per cell.
         self.view = memoryview(styles)
         self.wide = wide
+        # Text ran past the end of this line onto the next (autowrap); backspace at the
+        # start of the next line returns here, as in tmux.
+        self.wrapped = False
 
     @classmethod
     def blank(cls, cols: int, key: bytes = DEFAULT_KEY) -> Line:
@@ -134,12 +137,14 @@ class Line:
         """Blank a wide character that straddles the boundary before cell `x`.
 
         Called at both edges of every write, erase and shift so that a wide character never
-        loses one of its halves (which would break the width invariant of rendered rows).
+        loses one of its halves (which would break the width invariant of rendered rows). The
+        half left behind becomes a default blank, as tmux leaves it.
         """
         chars = self.chars
         if 0 < x < len(chars) and chars[x] == "":
             chars[x - 1] = " "
             chars[x] = " "
+            self.view[2 * x - 2 : 2 * x + 2] = DEFAULT_KEY * 2
 
     def fix_tail(self) -> None:
         """Blank a wide character pushed into the last cell (its right half fell off)."""

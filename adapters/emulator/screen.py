@@ -1,11 +1,11 @@
-"""`IdeaScreen`: the project's pyte screen (DECISIONS D2), everything but the cell grid.
+"""`IdeaScreen`: the project's pyte screen (DECISIONS D2), the top of its layers.
 
-On top of `StyledScreen` (SGR, styles) and `CanvasScreen` (cells): modes acted upon
-(alternate screen 47/1047/1049, autowrap, insert, origin, mouse, bracketed paste, focus,
-synchronized output, cursor shape), DEC-style cursor
-save/restore (one slot, not pyte's stack), resize that keeps content the way tmux
-does, replies (DA1, DA2, DSR, CPR, DECRQM, window size) queued for the PTY, and the
-non-screen state the stream reports (title, cwd, events). `PyteEmulator` owns one.
+On top of `ReportingScreen` (replies, events), `StyledScreen` (SGR, styles) and
+`CanvasScreen` (cells): modes acted upon (alternate screen 47/1047/1049, autowrap, insert,
+origin, mouse, bracketed paste, focus, synchronized output, cursor shape), cursor
+save/restore (one DECSC slot plus the one 1049 uses, as tmux keeps them; pyte has a stack),
+resize that keeps content the way tmux does, RIS/DECSTR, DECALN and REP. `PyteEmulator` owns
+one.
 """
 
 from __future__ import annotations
@@ -18,39 +18,13 @@ from typing import Any
 from pyte import modes as mo
 from pyte.screens import Cursor, Margins
 
-from adapters.emulator.grid import Line
+from adapters.emulator.grid import DEFAULT_KEY, Line
+from adapters.emulator.reports import ReportingScreen
 from adapters.emulator.rows import compact_line, line_from_history
 from adapters.emulator.styles import DEFAULT_STYLE, Style
-from adapters.emulator.styling import StyledScreen
-from core.terminal import CursorShape, MouseMode, TerminalEvent, TerminalEventKind
+from core.terminal import CursorShape, MouseMode
 
 _MOUSE = (9, 1000, 1002, 1003)
-# Private modes DECRQM reports on (others answer "not recognised").
-_KNOWN_PRIVATE = frozenset(
-    {
-        1,
-        5,
-        6,
-        7,
-        12,
-        25,
-        47,
-        66,
-        1000,
-        1002,
-        1003,
-        1004,
-        1005,
-        1006,
-        1015,
-        1047,
-        1049,
-        2004,
-        2026,
-        9,
-    }
-)
-_KNOWN_ANSI = frozenset({4, 20})
 _SHAPES = {
     0: (CursorShape.DEFAULT, True),
     1: (CursorShape.BLOCK, True),
@@ -60,8 +34,6 @@ _SHAPES = {
     5: (CursorShape.BAR, True),
     6: (CursorShape.BAR, False),
 }
-MAX_EVENTS = 256
-MAX_REPLY_CHARS = 65_536
 
 
 @dataclass(slots=True)
@@ -75,7 +47,7 @@ class _Saved:
     shifted: bool
 
 
-class IdeaScreen(StyledScreen):
+class IdeaScreen(ReportingScreen):
     """pyte screen with fixed editing, alternate screen, scrollback, modes and replies."""
 
     def __init__(
@@ -86,11 +58,6 @@ class IdeaScreen(StyledScreen):
         clock: Callable[[], float] = time.monotonic,
         sync_timeout: float = 0.5,
     ) -> None:
-        self.clock = clock
-        self.sync_timeout = sync_timeout
-        self.replies: list[str] = []
-        self.reply_chars = 0
-        self.events: list[TerminalEvent] = []
         self.cwd: str | None = None
         self.title = ""
         self.icon_name = ""
@@ -98,7 +65,7 @@ class IdeaScreen(StyledScreen):
         self.saved: _Saved | None = None
         self.alt_saved: tuple[int, int, Style] | None = None
         self._init_modes()
-        super().__init__(max(columns, 1), max(lines, 1), history)
+        super().__init__(max(columns, 1), max(lines, 1), history, clock, sync_timeout)
 
     def _init_modes(self) -> None:
         self.app_keypad = False
@@ -126,7 +93,7 @@ class IdeaScreen(StyledScreen):
         self._set_style(DEFAULT_STYLE)
         self.autowrap = True
         self.insert_mode = False
-        self.plain = True
+        self.update_plain()
         self.saved = None
         self.alt_saved = None
         self._init_modes()
@@ -134,8 +101,8 @@ class IdeaScreen(StyledScreen):
     def soft_reset(self) -> None:
         """DECSTR (`CSI ! p`)."""
         self.insert_mode = False
-        self.plain = self.charset_map is None
         self.autowrap = True
+        self.update_plain()
         self.mode -= {mo.IRM, mo.DECOM, 1 << 5}
         self.mode |= {mo.DECAWM, mo.DECTCEM}
         self.cursor.hidden = False
@@ -143,6 +110,27 @@ class IdeaScreen(StyledScreen):
         self.margins = None
         self._set_style(DEFAULT_STYLE)
         self.saved = None
+
+    # -- whole-screen and repeat ------------------------------------------------------
+
+    def alignment_display(self) -> None:
+        """DECALN (`ESC # 8`): fill the screen with `E`, reset margins, home the cursor."""
+        cols = self.columns
+        self.grid = [Line(["E"] * cols, bytearray(DEFAULT_KEY * cols)) for _ in range(self.lines)]
+        self.margins = None
+        self.cursor.x = self.cursor.y = 0
+        self.all_dirty = True
+
+    def repeat_last(self, count: int) -> None:
+        """REP (`CSI n b`): ncurses uses it for runs of one character with TERM=xterm-256color.
+
+        As tmux does: only straight after printed ASCII text (`after_text`, set by the
+        stream), never past the end of the line; `last_char` is the last character drawn.
+        """
+        char = self.last_char
+        count = min(count, self.columns - self.cursor.x)
+        if self.after_text and count > 0 and char.isascii():
+            self.draw(char * count)
 
     # -- modes --------------------------------------------------------------------------
 
@@ -163,10 +151,11 @@ class IdeaScreen(StyledScreen):
         if not private:
             if code == 4:
                 self.insert_mode = on
-                self.plain = not on and self.charset_map is None
+                self.update_plain()
             return
         if code == 7:
             self.autowrap = on
+            self.update_plain()
         elif code == 25:
             self.cursor.hidden = not on
         elif code == 6:
@@ -202,33 +191,23 @@ class IdeaScreen(StyledScreen):
             self.mode.discard(key)  # DECCOLM: the PTY size is ours to set, never 132 columns
 
     def _alternate(self, on: bool, code: int) -> None:
-        # Entering starts from a blank alternate screen; entering again does nothing (tmux).
+        if not on:
+            # Leaving, even when not on the alternate screen, ends a pending wrap (tmux).
+            self.cursor.x = min(self.cursor.x, self.columns - 1)
+        if on == self.alt_active:
+            return  # entering again, or leaving while not on it, changes nothing else
         if on:
-            if self.alt_active:
-                return
+            # The alternate screen starts blank every time, as in tmux.
             self.main_grid = self.grid
-            self.alt_active = True
             self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
-        elif self.alt_active and self.main_grid is not None:
-            self.grid = self.main_grid
-            self.main_grid = None
-            self.alt_active = False
         else:
-            return
+            self.grid = self.main_grid or [Line.blank(self.columns) for _ in range(self.lines)]
+            self.main_grid = None
+        self.alt_active = on
         self.mode -= {47 << 5, 1047 << 5, 1049 << 5}
         if on:
             self.mode.add(code << 5)
         self.all_dirty = True
-
-    def sync_active(self) -> bool:
-        """Mode 2026, closed by force once it has been open longer than `sync_timeout`."""
-        if self.sync_since is None:
-            return False
-        if self.clock() - self.sync_since >= self.sync_timeout:
-            self.sync_since = None
-            self.mode.discard(2026 << 5)
-            return False
-        return True
 
     def set_cursor_style(self, code: int) -> None:
         """DECSCUSR (`CSI n SP q`)."""
@@ -343,62 +322,6 @@ class IdeaScreen(StyledScreen):
                 y += len(pulled)
             grid.extend(Line.blank(cols) for _ in range(more))
         return grid, y
-
-    # -- replies and reports ------------------------------------------------------------
-
-    def write_process_input(self, data: str) -> None:
-        if self.reply_chars + len(data) <= MAX_REPLY_CHARS:
-            self.replies.append(data)
-            self.reply_chars += len(data)
-
-    def report_device_attributes(self, mode: int = 0, **kwargs: bool) -> None:
-        """DA1 (`CSI c`) and, with `secondary=True`, DA2 (`CSI > c`), answered as tmux does."""
-        if mode != 0:
-            return
-        if kwargs.get("secondary"):
-            self.write_process_input("\x1b[>84;0;0c")
-        elif not kwargs.get("private"):
-            self.write_process_input("\x1b[?1;2c")
-
-    def report_device_status(self, mode: int, private: bool = False) -> None:
-        """DSR 5 (status) and 6 (CPR, `CSI ? 6 n` for the DEC form)."""
-        if mode == 5:
-            self.write_process_input("\x1b[0n")
-        elif mode == 6:
-            y = self.cursor.y + 1
-            if self.margins is not None and mo.DECOM in self.mode:
-                y -= self.margins.top
-            x = min(self.cursor.x, self.columns - 1) + 1
-            self.write_process_input(f"\x1b[{'?' if private else ''}{y};{x}R")
-
-    def report_mode(self, code: int, private: bool) -> None:
-        """DECRQM (`CSI ? n $ p` / `CSI n $ p`): 1 set, 2 reset, 0 unknown."""
-        if private:
-            status = 1 if (code << 5) in self.mode else 2 if code in _KNOWN_PRIVATE else 0
-            if code == 2026:
-                status = 1 if self.sync_active() else 2
-        else:
-            status = 1 if code in self.mode else 2 if code in _KNOWN_ANSI else 0
-        self.write_process_input(f"\x1b[{'?' if private else ''}{code};{status}$y")
-
-    def window_op(self, code: int) -> None:
-        """XTWINOPS: only `CSI 18 t` (text area size in characters) is answered."""
-        if code == 18:
-            self.write_process_input(f"\x1b[8;{self.lines};{self.columns}t")
-
-    def add_event(self, event: TerminalEvent) -> None:
-        events = self.events
-        if event.kind == TerminalEventKind.BELL and events and events[-1] == event:
-            return  # a burst of BELs is one bell
-        if len(events) < MAX_EVENTS:
-            events.append(event)
-
-    def bell(self, *args: Any) -> None:
-        self.add_event(TerminalEvent(TerminalEventKind.BELL))
-
-    def set_title(self, param: str) -> None:
-        self.title = param
-        self.add_event(TerminalEvent(TerminalEventKind.TITLE, param))
 
     @property
     def display(self) -> list[str]:

@@ -168,6 +168,7 @@ class IdeaStream:
                     self.feed(rest)
                 return
             elif kind == 18:
+                screen.after_text = False
                 self._odd_csi(match.group())
         if pos < len(data):
             draw(data[pos:])

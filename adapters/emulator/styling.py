@@ -161,4 +161,4 @@ class StyledScreen(CanvasScreen):
     def _update_charset(self) -> None:
         graphics = self.g1_graphics if self.charset else self.g0_graphics
         self.charset_map = _DEC_GRAPHICS if graphics else None
-        self.plain = not self.insert_mode and self.charset_map is None
+        self.update_plain()

@@ -67,10 +67,8 @@ def test_window_rename(idea: IdeaEnv, tui: TuiFactory) -> None:
     client.wait_for(r"^ Work +0:alpha")
 
 
-@pytest.mark.xfail(reason="the EOF after Detached overwrites the reason: idea_tui/app.py "
-                   "_on_gateway_closed (logged in /tmp/idea-bugs.md)", strict=True)
 def test_attach_to_an_unknown_window_says_so(idea: IdeaEnv, tui: TuiFactory) -> None:
     idea.new_project("alpha")
     client = tui(window="Nope")
-    assert client.wait_exit() == 0
+    assert client.wait_exit() == 1
     assert "no window named 'Nope'" in client.transcript()

@@ -119,6 +119,11 @@ class IdeaEnv:
             args += ["-S", str(history)]
         return self.run(*args, timeout=timeout + COMMAND_TIMEOUT).stdout
 
+    def screen_rows(self, target: str | None = None, *, wait: str | None = None,
+                    timeout: float = 10.0) -> list[str]:
+        """The cell's screen as one string per row (exactly its height)."""
+        return self.capture(target, wait=wait, timeout=timeout).removesuffix("\n").split("\n")
+
     def send_keys(self, target: str | None, *keys: str) -> None:
         args = ["send-keys"] + (["-t", target] if target is not None else [])
         self.run(*args, "--", *keys)
@@ -141,6 +146,13 @@ class IdeaEnv:
         found = re.findall(rf"{marker}=(\d+) (\d+)=", text)
         rows, cols = (int(part) for part in found[-1])
         return cols, rows
+
+    def in_directory(self, target: str, path: Path) -> bool:
+        """Whether the cell's shell is in `path` (the shell compares: long paths wrap)."""
+        text = self.shell(
+            target, f'[ "$PWD" = "{path}" ] && echo CWD=ok$((1)) || echo CWD=no$((1))',
+            "CWD=(ok|no)1")
+        return "CWD=ok1" in text
 
     def new_project(self, name: str, *args: str) -> Path:
         """Make a folder under the test's root and `idea new` it."""

@@ -32,7 +32,7 @@ def test_delete_lines_count_two_moves_the_rest_up() -> None:
     assert lines(fed(WITH_GAPS, cols=5, rows=6)) == ["a", "", "", "f", "", ""]
     emulator = fed(SIX_LINES + "\x1b[2;1H\x1b[2M", cols=5, rows=6)
     assert lines(emulator) == ["a", "d", "e", "f", "", ""]
-    assert emulator.cursor().x == 0
+    assert emulator.cursor().x == 0  # (it was there already; tmux does not move it)
 
 
 def test_insert_lines_count_two_pushes_lines_off_the_bottom() -> None:
@@ -224,3 +224,52 @@ def test_invariants_after_editing_a_busy_screen() -> None:
         rows=6,
     )
     check_invariants(emulator)
+
+
+# Behaviours at the pending-wrap position and around wrapping, found by comparing random
+# streams with tmux (see test_tmux_conformance).
+
+
+@pytest.mark.parametrize("edit", ["\x1b[P", "\x1b[3X", "\x1b[@", "\x1b[K"])
+def test_editing_at_the_pending_wrap_position_changes_nothing(edit: str) -> None:
+    assert lines(fed("abcdefghij" + edit, cols=10, rows=2))[0] == "abcdefghij"
+
+
+def test_tab_at_the_pending_wrap_position_keeps_the_wrap() -> None:
+    assert lines(fed("abcdefghij\tX", cols=10, rows=2)) == ["abcdefghij", "X"]
+
+
+def test_vertical_position_keeps_a_pending_wrap() -> None:
+    assert lines(fed("abcdefghij\x1b[2dX", cols=10, rows=3)) == ["abcdefghij", "", "X"]
+
+
+def test_backspace_at_the_start_of_a_wrapped_line_goes_back_up() -> None:
+    emulator = fed("abcdefghijkl\x1b[2;1H\x08X", cols=10, rows=3)
+    assert lines(emulator)[:2] == ["abcdefghiX", "kl"]
+    # A line that only ended with a line feed does not count as wrapped.
+    assert lines(fed("abc\r\n\x08X", cols=10, rows=3))[:2] == ["abc", "X"]
+    # Clearing the whole line forgets the wrap.
+    assert lines(fed("abcdefghijkl\x1b[1;1H\x1b[2K\x1b[2;1H\x08X", cols=10, rows=3))[1] == "Xl"
+
+
+def test_a_line_opened_by_autowrap_has_default_colours() -> None:
+    emulator = fed("\x1b[44mabcdefghij\x1bDkl", cols=10, rows=1)
+    assert style_at(emulator, 5, 0) == (-1, -1, 0)
+    emulator = fed("\x1b[44mab\x1bD", cols=10, rows=1)  # an explicit feed uses the colour
+    assert style_at(emulator, 5, 0) == (-1, 4, 0)
+
+
+def test_without_autowrap_the_cursor_stays_on_the_last_column() -> None:
+    emulator = fed("\x1b[?7labcdefghijkl\x1b[3DX", cols=10, rows=1)
+    assert lines(emulator) == ["abcdefXhil"]
+
+
+def test_repeat_only_follows_printed_ascii_and_stops_at_the_edge() -> None:
+    assert lines(fed("ab\x1b[20b", cols=10, rows=2)) == ["abbbbbbbbb", ""]
+    assert lines(fed("ab\x1b[1m\x1b[3b", cols=10, rows=1)) == ["ab"]
+    assert lines(fed("é\x1b[3b", cols=10, rows=1)) == ["é"]
+    assert lines(fed("ab\x1b[2b\x1b[2b", cols=10, rows=1)) == ["abbb"]
+
+
+def test_scroll_down_with_two_parameters_scrolls_as_tmux_does() -> None:
+    assert lines(fed("a\r\nb\x1b[1;5T", cols=5, rows=3)) == ["", "a", "b"]

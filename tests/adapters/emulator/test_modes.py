@@ -162,3 +162,18 @@ def test_device_attributes_with_a_parameter_get_no_reply() -> None:
 def test_replies_are_bounded_when_nobody_reads_them() -> None:
     emulator = fed("\x1b[6n" * 100_000)
     assert 0 < len(emulator.take_replies()) <= 65_536
+
+
+def test_1049_keeps_its_own_saved_cursor_apart_from_decsc() -> None:
+    emulator = fed("\x1b[2;2H\x1b7\x1b[4;4H\x1b[?1049h\x1b[1;1H\x1b[?1049lX\x1b8Y")
+    assert lines(emulator)[1:4] == [" Y", "", "   X"]
+
+
+def test_entering_the_alternate_screen_twice_keeps_it() -> None:
+    emulator = fed("\x1b[?1049hone\x1b[?1049h")
+    assert lines(emulator)[0] == "one"
+
+
+def test_leaving_the_alternate_screen_when_not_on_it_moves_nothing() -> None:
+    emulator = fed("ab\x1b[?1049lc")
+    assert lines(emulator)[0] == "abc"

@@ -6,6 +6,7 @@ left out and listed in `DIVERGENCES` with the reason.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,15 @@ DIVERGENCES = {
     "only from regions starting at the top line (xterm)",
     "ZWJ emoji sequences": "tmux joins them into one cell; idea keeps wcwidth per code point, "
     "the width clients measure",
+    "IL/DL with the cursor outside the scroll region": "tmux edits the whole screen; idea "
+    "ignores them, as the VT spec and xterm do",
+    "DECSTBM in origin mode": "tmux homes the cursor to the screen; idea to the region",
+    "explicit 0 as DECSTBM bottom": "tmux reads it as 1 (and ignores the region); idea as the "
+    "last line",
+    "insert mode reaching the end of the line": "tmux overwrites after wrapping; idea inserts",
+    "HPR/VPR (CSI a, CSI e)": "tmux does not implement them; idea moves the cursor (xterm)",
+    "ICH on a line not written to its end": "tmux leaves some of the inserted cells showing "
+    "old text; idea blanks them all",
 }
 
 
@@ -85,3 +95,76 @@ def test_same_screen_as_tmux(name: str, tmp_path: Path) -> None:
     assert emulator.modes.alt_screen == reference.alternate
     history = [trim(row_cells(row)) for row in emulator.render_history(0, 10_000)]
     assert history == [trim(line) for line in reference.history]
+
+
+_FINALS = "@ABCDEFGHJKLMPSTXZ`bdfg"
+_SGRS = [
+    "0",
+    "1",
+    "4",
+    "7",
+    "31",
+    "42",
+    "1;33",
+    "38;5;100",
+    "48;2;1;2;3",
+    "22",
+    "24",
+    "27",
+    "9",
+    "2",
+    "3",
+    "53",
+    "4:3",
+]
+_OTHERS = [
+    "\x1b7",
+    "\x1b8",
+    "\x1bM",
+    "\x1bD",
+    "\x1bE",
+    "\x1bH",
+    "\x1b(0lqk\x1b(B",
+    "\x1b[?7l",
+    "\x1b[?7h",
+    "\x1b[?25l",
+    "\x1b[?1049h",
+    "\x1b[?1049l",
+    "\x1b[?47h",
+    "\x1b[?47l",
+]
+_TEXT = ["word ", "ab", "x", "é", "e\u0301", "─", "\t", "\r", "\n", "\r\n", "\x08", "0123456789"]
+
+
+def _random_stream(seed: int) -> bytes:
+    """Text, cursor moves, edits, SGR and modes, without the deliberate divergences (scroll
+    regions, insert mode, origin mode, wide characters) that the other tests cover."""
+    rng = random.Random(seed)
+    pieces: list[str] = []
+    for _ in range(rng.randint(5, 60)):
+        pick = rng.random()
+        if pick < 0.3:
+            pieces.append(rng.choice(_TEXT))
+        elif pick < 0.55:
+            params = ";".join(str(rng.randint(1, 12)) for _ in range(rng.randint(0, 2)))
+            pieces.append(f"\x1b[{params}{rng.choice(_FINALS)}")
+        elif pick < 0.7:
+            pieces.append(f"\x1b[{rng.choice(_SGRS)}m")
+        elif pick < 0.85:
+            pieces.append(rng.choice(_OTHERS))
+        else:
+            pieces.append("".join(rng.choice("abcdefgh ") for _ in range(rng.randint(1, 30))))
+    return "".join(pieces).encode()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_streams_show_what_tmux_shows(seed: int, tmp_path: Path) -> None:
+    require_tmux()
+    cols, rows = 12, 5
+    data = _random_stream(seed)
+    reference = tmux_capture(data, cols, rows, tmp_path)
+    emulator = fed(data, cols=cols, rows=rows)
+    for y in range(rows):
+        assert trim(row_cells(emulator.render_row(y))) == trim(reference.lines[y]), (y, data)
+    cursor = emulator.cursor()
+    assert (cursor.x, cursor.y) == (min(reference.cursor[0], cols - 1), reference.cursor[1])

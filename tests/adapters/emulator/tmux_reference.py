@@ -143,6 +143,12 @@ def _lines(output: str, count: int) -> list[Cells]:
     return (lines + [[] for _ in range(count)])[:count]
 
 
+def _remove_socket(name: str) -> None:
+    """tmux leaves its socket file behind after kill-server; one per capture adds up."""
+    directory = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+    (directory / name).unlink(missing_ok=True)
+
+
 def _tmux(socket: str, *args: str) -> str:
     done = subprocess.run(
         ["tmux", "-u", "-L", socket, *args],
@@ -232,3 +238,4 @@ def tmux_capture(data: bytes, cols: int, rows: int, workdir: Path) -> Capture:
         )
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
+        _remove_socket(socket)

@@ -1,0 +1,154 @@
+"""SVG snapshots of the client: the workspace and its screens at a fixed 100x30.
+
+No live shell is involved: cells show fixed rows fed as `CellFrame`s (colours, attributes,
+wide characters), screens get their data passed in. Stored under `snapshots/test_snapshots/`;
+`pytest tests/tui/test_snapshots.py --snapshot-update` rewrites them after a deliberate
+change (look at the report first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input
+
+from idea_tui.app import IdeaApp
+from idea_tui.screens.help import HelpScreen
+from idea_tui.screens.palette import PaletteScreen
+from idea_tui.screens.projects import ProjectsScreen
+from idea_tui.screens.tree import TreeScreen
+from tests.helpers.fake_gateway import FakeGateway
+from tests.helpers.pilot import SIZE, make_app, settle, show, wait_for_screen
+from tests.helpers.scenes import SAMPLE_CONTENT, frame, grid_scene
+
+SnapCompare = Callable[..., bool]
+
+SCENE = grid_scene(100, 28, 2, 2, focused=3, commands=("bash", "bash", "bash", "vim"),
+                   titles=("", "colours", "", "main.py"), tabs=("web", "api", "docs"),
+                   pages=("Default", "Build"))
+FRAMES = [frame(SCENE, i, rows, cursor=(len("user@host:~/web$ "), 2) if i == 0 else (0, 0))
+          for i, rows in enumerate(SAMPLE_CONTENT)]
+FRAMES[3] = frame(SCENE, 3, SAMPLE_CONTENT[3], cursor=(4, 1))
+
+
+def workspace_app() -> IdeaApp:
+    return make_app(FakeGateway())
+
+
+async def with_workspace(pilot: Pilot[str]) -> None:
+    await show(pilot, SCENE, FRAMES)
+    await settle(pilot)
+
+
+def keys_then(screen: type[Screen[Any]], *keys: str,
+              typed: str = "") -> Callable[[Pilot[str]], Any]:
+    """Press `keys`, wait for `screen` to be shown (its action may still be waiting for an
+    answer, so workers are not awaited), then type `typed` into it."""
+    async def run_before(pilot: Pilot[str]) -> None:
+        await with_workspace(pilot)
+        await pilot.press(*keys)
+        await wait_for_screen(pilot, screen)
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
+        await pilot.press(*typed)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_workspace_grid(snap_compare: SnapCompare) -> None:
+    """2x2 grid: coloured ls, truecolour and attributes, wide characters, a vim-like cell
+    (focused, with the cursor), tabs and pages."""
+    assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=with_workspace)
+
+
+def test_help_screen(snap_compare: SnapCompare) -> None:
+    assert snap_compare(workspace_app(), terminal_size=SIZE,
+                        run_before=keys_then(HelpScreen, "ctrl+b", "question_mark"))
+
+
+def test_palette(snap_compare: SnapCompare) -> None:
+    assert snap_compare(workspace_app(), terminal_size=SIZE,
+                        run_before=keys_then(PaletteScreen, "ctrl+b", "colon"))
+
+
+def test_palette_filtered(snap_compare: SnapCompare) -> None:
+    assert snap_compare(workspace_app(), terminal_size=SIZE,
+                        run_before=keys_then(PaletteScreen, "ctrl+b", "colon", typed="split"))
+
+
+PROJECTS = [
+    {"name": "web", "root": "/home/user/code/web", "open": True, "window": "main"},
+    {"name": "api", "root": "/home/user/code/api", "open": True, "window": "backend"},
+    {"name": "notes", "root": "/home/user/notes", "open": False, "window": None},
+]
+
+
+def test_projects_panel(snap_compare: SnapCompare) -> None:
+    async def run_before(pilot: Pilot[str]) -> None:
+        await with_workspace(pilot)
+        pilot.app.push_screen(ProjectsScreen(None, projects=PROJECTS, cwd="/home/user/code/new"))
+        await settle(pilot)
+
+    assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_projects_panel_empty(snap_compare: SnapCompare) -> None:
+    async def run_before(pilot: Pilot[str]) -> None:
+        await with_workspace(pilot)
+        pilot.app.push_screen(ProjectsScreen(None, projects=[], cwd="/home/user"))
+        await settle(pilot)
+
+    assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def _cells(count: int) -> list[dict[str, Any]]:
+    return [{"index": i} for i in range(count)]
+
+
+OVERVIEW = {"windows": [
+    {"name": "main", "clients": 2, "projects": [
+        {"name": "web", "root": "/home/user/code/web", "active": True, "pages": [
+            {"name": "Default", "active": True, "cells": _cells(4)},
+            {"name": "Build", "active": False, "cells": _cells(1)},
+        ]},
+        {"name": "api", "root": "/home/user/code/api", "active": False, "pages": [
+            {"name": "Default", "active": True, "cells": _cells(2)},
+        ]},
+    ]},
+    {"name": "backend", "clients": 0, "projects": [
+        {"name": "db", "root": "/srv/db", "active": True, "pages": [
+            {"name": "Default", "active": True, "cells": _cells(3)},
+        ]},
+    ]},
+]}
+
+
+def test_tree_screen(snap_compare: SnapCompare) -> None:
+    async def run_before(pilot: Pilot[str]) -> None:
+        await with_workspace(pilot)
+        pilot.app.push_screen(TreeScreen(None, overview=OVERVIEW))
+        await settle(pilot)
+
+    assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_exited_cell_and_status_message(snap_compare: SnapCompare) -> None:
+    """A cell whose shell exited shows its status in the title; a notice on the status line."""
+    from adapters.ipc.messages import Notice
+
+    async def run_before(pilot: Pilot[str]) -> None:
+        scene = grid_scene(100, 28, 1, 2, focused=0)
+        scene.cells[1].running = False
+        scene.cells[1].exit_code = 3
+        app = pilot.app
+        assert isinstance(app, IdeaApp)
+        await show(pilot, scene, [frame(scene, 0, SAMPLE_CONTENT[0], cursor=(17, 2)),
+                                  frame(scene, 1, [(("e2e$ exit 3", -1, -1, 0),)])])
+        app.handle_message(Notice(text="layouts.json cannot be read", level="error"))
+        await settle(pilot)
+
+    assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=run_before)
