@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from core.terminal import row_text, rows_to_ansi
 from core.keys import parse_key_spec, wrap_paste
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves
+from core.terminal import row_text, rows_to_ansi
 from idea_daemon.server import ClientConnection, DaemonServer
 from idea_daemon.service import CellRef, CommandError, ConfirmationNeeded, WorkspaceService
 
