@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from adapters.pty import PtyProcess, PtySpawnError
-from core.terminal import Cursor, TerminalEmulator, TerminalEvent, TerminalEventKind
+from core.terminal import Cursor, TerminalEmulator, TerminalEvent, TerminalEventKind, row_text
 
 log = logging.getLogger(__name__)
 
@@ -272,15 +272,17 @@ class TerminalSession:
 
     def screen_text(self, history: int = 0) -> list[str]:
         """The screen as text lines, with `history` scrollback lines above it."""
-        from core.terminal import row_text
-
         emulator = self.emulator
         lines: list[str] = []
         if history > 0:
             size = emulator.history_size()
             start = max(0, size - history)
-            lines.extend(row_text(row) for row in emulator.render_history(start, size - start))
-        lines.extend(row_text(emulator.render_row(y)) for y in range(emulator.rows))
+            # Trailing blanks dropped, as `idea capture` prints lines: `$` in a wait pattern
+        # then matches at the end of the text, not at the last column.
+        lines.extend(
+            row_text(row).rstrip() for row in emulator.render_history(start, size - start)
+        )
+        lines.extend(row_text(emulator.render_row(y)).rstrip() for y in range(emulator.rows))
         return lines
 
     def wait_for(self, pattern: re.Pattern[str]) -> asyncio.Future[str]:

@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from textual import events
 from textual.app import App, ComposeResult
 
 from adapters.ipc.messages import CellFrame, DaemonMessage, Detached, Notice, Scene
@@ -64,6 +63,7 @@ class IdeaApp(App[str], inherit_bindings=False):
         view = self.view
         view.key_handler = self.handle_key
         view.paste_handler = self.handle_paste
+        view.size_handler = self._send_size
         view.focus()
         self.status.prefix_label = self.prefix
         # The grid is not laid out yet: its size is the screen's less the two bars.
@@ -83,13 +83,9 @@ class IdeaApp(App[str], inherit_bindings=False):
             gateway.on_closed = self._on_gateway_closed  # type: ignore[attr-defined]
             gateway.start()  # type: ignore[attr-defined]
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._send_size)
-
-    def _send_size(self) -> None:
-        if self.gateway is not None:
-            size = self.view.size
-            self.gateway.resize(max(size.width, 1), max(size.height, 1))
+    def _send_size(self, width: int, height: int) -> None:
+        if self.gateway is not None and width > 0 and height > 0:
+            self.gateway.resize(width, height)
 
     # ─── daemon messages ─────────────────────────────────────────────────────────────
 

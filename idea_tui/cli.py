@@ -370,6 +370,8 @@ def cmd_list_cells(args: argparse.Namespace) -> int:
 
 def cmd_layout(args: argparse.Namespace) -> int:
     action = args.layout_action or "list"
+    args.project = args.project or args.group_project
+    args.json = args.json or args.group_json
     if action == "list":
         result = _call(args, "layout_list", project=args.project)
         if not args.json:
@@ -651,7 +653,11 @@ def build_parser() -> argparse.ArgumentParser:
     lclose = layout_action("close", "close a page")
     lclose.add_argument("page", nargs="?")
     _force(lclose)
-    # `idea layout` alone lists the pages of the current project.
+    # `idea layout [-p P] [--json]` alone lists the pages. These options of the group get
+    # their own names: argparse lets a subcommand's defaults overwrite the group's values.
+    layout.add_argument("-p", "--project", dest="group_project", help="the project")
+    layout.add_argument("--json", dest="group_json", action="store_true",
+                        help="structured output")
     layout.set_defaults(project=None, json=False)
 
     detach = add("detach", cmd_detach, "detach the clients of a window", ("detach-client",))

@@ -95,6 +95,7 @@ class WorkspaceView(Widget, can_focus=True):
         self.show_cursor = True
         self.key_handler: Callable[[str, str | None], Awaitable[None]] | None = None
         self.paste_handler: Callable[[str], Awaitable[None]] | None = None
+        self.size_handler: Callable[[int, int], None] | None = None
 
     # ─── keyboard ────────────────────────────────────────────────────────────────────
 
@@ -105,6 +106,12 @@ class WorkspaceView(Widget, can_focus=True):
         event.prevent_default()
         if self.key_handler is not None:
             await self.key_handler(event.key, event.character)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The grid's own new size, once the screen was laid out again: this is what the
+        # daemon must size the cells to (the app's size still includes the bars).
+        if self.size_handler is not None:
+            self.size_handler(event.size.width, event.size.height)
 
     async def on_paste(self, event: events.Paste) -> None:
         event.stop()
