@@ -8,6 +8,7 @@ answers that confirmation is needed, the user is asked, then the command is sent
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -237,6 +238,13 @@ class ActionRunner:
 
     async def do_open_project(self, path: str) -> None:
         await self.call("project_open", path=_absolute(path))
+
+    async def open_here(self, path: str) -> None:
+        """Open the folder as a project, creating it first when it is not one yet."""
+        has_project = os.path.exists(os.path.join(path, ".ideai", "project.json"))
+        known = {p["root"] for p in await self.call("project_list") or []}
+        method = "project_open" if has_project or path in known else "project_new"
+        await self.call(method, path=path)
 
     async def do_close_project(self) -> None:
         await self.call("project_close")

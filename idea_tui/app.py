@@ -7,6 +7,7 @@ the key table (`idea_tui.keymap`) through `idea_tui.actions.ActionRunner`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         view.key_handler = self.handle_key
         view.paste_handler = self.handle_paste
         view.size_handler = self._send_size
+        view.welcome_path = os.getcwd()
+        view.prefix_label = self.prefix
         view.focus()
         self.status.prefix_label = self.prefix
         # The grid is not laid out yet: its size is the screen's less the two bars.
@@ -135,6 +138,10 @@ class IdeaApp(App[str], inherit_bindings=False):
         if key == self.prefix:
             self._armed = True
             self.status.set_mode("PREFIX")
+            return
+        scene = self.view.scene
+        if scene is not None and not scene.tabs and key == "enter":
+            self._in_worker(self.runner.open_here(self.view.welcome_path))
             return
         cell = self.view.focused_cell
         if cell is None or self.gateway is None:

@@ -96,6 +96,8 @@ class WorkspaceView(Widget, can_focus=True):
         self.key_handler: Callable[[str, str | None], Awaitable[None]] | None = None
         self.paste_handler: Callable[[str], Awaitable[None]] | None = None
         self.size_handler: Callable[[int, int], None] | None = None
+        self.welcome_path = ""
+        self.prefix_label = "ctrl+b"
 
     # ─── keyboard ────────────────────────────────────────────────────────────────────
 
@@ -193,6 +195,8 @@ class WorkspaceView(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         scene = self.scene
+        if scene is not None and not scene.tabs:
+            return self._welcome_line(y, width)
         if scene is None or y >= len(self._plan):
             return (
                 Strip([Segment(OUTSIDE_CHAR * width, OUTSIDE_STYLE)], width)
@@ -212,6 +216,25 @@ class WorkspaceView(Widget, can_focus=True):
         if x < width:
             strips.append(Strip([Segment(OUTSIDE_CHAR * (width - x), OUTSIDE_STYLE)], width - x))
         return Strip.join(strips).crop(0, width)
+
+    def _welcome_line(self, y: int, width: int) -> Strip:
+        """A window with no project: say what to do instead of showing nothing."""
+        lines = [
+            ("No project is open in this window.", Style(bold=True)),
+            ("", Style()),
+            (f"Enter         create (or open) a project in {self.welcome_path}", Style()),
+            (f"{self.prefix_label} P      the projects panel", Style()),
+            (f"{self.prefix_label} ?      every key", Style()),
+            (f"{self.prefix_label} d      detach", Style()),
+        ]
+        top = max(0, (self.size.height - len(lines)) // 2)
+        index = y - top
+        if not 0 <= index < len(lines) or width <= 0:
+            return Strip.blank(width)
+        text, style = lines[index]
+        left = max(0, (width - 60) // 2)
+        line = (" " * left + text)[:width]
+        return Strip([Segment(line.ljust(width), style)], width)
 
     def _render_piece(self, piece: _Piece) -> Strip:
         if piece.kind == "border":
