@@ -372,6 +372,15 @@ class SynchronizedWithoutTemplate(AgentError):
         self.agent = agent
 
 
+class NotFromTemplate(AgentError):
+    """A sync of an agent with a template it was not created from (or a scratch agent)."""
+
+    def __init__(self, agent: str, template_id: str) -> None:
+        super().__init__(f"Agent {agent} was not created from template {template_id!r}.")
+        self.agent = agent
+        self.template_id = template_id
+
+
 class NotSynchronized(AgentError):
     """An automatic sync of an agent whose owner turned sync off (TPL-5)."""
 
@@ -422,8 +431,6 @@ class AgentAlreadyRunning(AgentError):
 
     def __init__(self, agent: str, cell_id: str | None) -> None:
         where = f"in cell {cell_id}" if cell_id is not None else "in the background"
-        super().__init__(
-            f"Agent {agent} is already running {where}; go to it, or move it here."
-        )
+        super().__init__(f"Agent {agent} is already running {where}; go to it, or move it here.")
         self.agent = agent
         self.cell_id = cell_id

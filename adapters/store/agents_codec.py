@@ -46,6 +46,7 @@ from core.errors import (
     AgentError,
     CorruptFile,
     DuplicateAgent,
+    EmptyName,
     FileAccessError,
     MissingPersona,
     UnsafePath,
@@ -114,9 +115,10 @@ def _decode_agent(read: JsonReader, item: object, at: str) -> Agent:
     md_path = _aliased(read, obj, "mdPath", "md", at)
     origin = _decode_origin(read, obj, at)
     skills_at = key_at(at, "skills")
+    skills_data = [] if obj.get("skills") is None else obj["skills"]
     skills = tuple(
         _decode_skill(read, value, index_at(skills_at, i))
-        for i, value in enumerate(read.array(obj.get("skills") or [], skills_at))
+        for i, value in enumerate(read.array(skills_data, skills_at))
     )
     try:
         return Agent(
@@ -131,8 +133,11 @@ def _decode_agent(read: JsonReader, item: object, at: str) -> Agent:
         )
     except UnsafePath as error:
         read.fail(key_at(at, "mdPath" if "mdPath" in obj else "md"), error.message)
+    except EmptyName as error:
+        key = "name" if error.what == "agent" else "agentId" if "agentId" in obj else "id"
+        read.fail(key_at(at, key), "must not be blank")
     except AgentError as error:
-        read.fail(at, error.message)
+        read.fail(key_at(at, "synchronized"), error.message)
 
 
 def _decode_origin(read: JsonReader, obj: dict[str, Any], at: str) -> Origin:

@@ -348,10 +348,7 @@ class ProfileStore:
         return profile
 
     def remove(self, profile_id: str) -> AgentProfile:
-        """Delete a profile (its agents then fail to launch with a clear error).
-
-        Raises `ProfileNotFound`, else as `save`.
-        """
+        """Delete a profile (its agents then cannot launch). Raises `ProfileNotFound`."""
         profiles = self.load()
         removed = next((p for p in profiles if p.id == profile_id), None)
         if removed is None:

@@ -12,9 +12,11 @@ import re
 from collections.abc import Mapping, Sequence
 
 from core.agents.profile import (
+    PATH,
     PLACEHOLDERS,
     AgentProfile,
     ContextInjection,
+    Env,
     Flag,
     McpCapability,
     SessionMode,
@@ -44,7 +46,14 @@ def render(template: str, values: Mapping[str, str]) -> str:
     word = _PLACEHOLDER.sub(fill, template)
     if "\x00" in word:
         raise PlaceholderError(_first_name(template), "the value contains a NUL character")
-    if len(word.encode("utf-8", "surrogateescape")) >= MAX_ARG_BYTES:
+    try:
+        # How the OS will receive it (os.fsencode): surrogate escapes stand for raw bytes.
+        size = len(word.encode("utf-8", "surrogateescape"))
+    except UnicodeEncodeError as error:
+        raise PlaceholderError(
+            _first_name(template), "the value holds characters no program can receive"
+        ) from error
+    if size >= MAX_ARG_BYTES:
         raise PlaceholderError(
             _first_name(template),
             "the argument would exceed the 128 KiB the system allows for one argument; "
@@ -96,7 +105,7 @@ def render_args(
     values: Mapping[str, str],
     *,
     session: SessionMode = SessionMode.NONE,
-    mcp_values: Mapping[str, str] | None = None,
+    mcp_path: str | None = None,
 ) -> list[str]:
     """The arguments after the command, in launch order.
 
@@ -107,8 +116,8 @@ def render_args(
         profile: A validated profile.
         values: Placeholder values; `{path}` is the composed context file.
         session: Which session arguments to add.
-        mcp_values: Values for the MCP flag, whose `{path}` is the MCP config file; required
-            when the profile's MCP block is a flag.
+        mcp_path: The MCP config file, the `{path}` of the MCP flag; required when the
+            profile's MCP block is a flag.
 
     Raises:
         PlaceholderError: A placeholder the templates use has no usable value.
@@ -116,9 +125,16 @@ def render_args(
     words = session_words(profile, session, values)
     words += render_words(profile.args, values)
     words += injection_words(profile.context_injection, values)
-    if profile.mcp is not None and isinstance(profile.mcp.config, Flag):
-        words += mcp_words(profile.mcp, mcp_values if mcp_values is not None else {})
+    words += mcp_words(profile.mcp, _mcp_values(values, mcp_path))
     return words
+
+
+def _mcp_values(values: Mapping[str, str], mcp_path: str | None) -> dict[str, str]:
+    """The values for the MCP block: `{path}` is the MCP config file, not the context."""
+    mcp_values = {name: value for name, value in values.items() if name != PATH}
+    if mcp_path is not None:
+        mcp_values[PATH] = mcp_path
+    return mcp_values
 
 
 def command_line(
@@ -126,10 +142,33 @@ def command_line(
     values: Mapping[str, str],
     *,
     session: SessionMode = SessionMode.NONE,
-    mcp_values: Mapping[str, str] | None = None,
+    mcp_path: str | None = None,
 ) -> list[str]:
     """The full argv: the command then `render_args`."""
-    return [profile.command, *render_args(profile, values, session=session, mcp_values=mcp_values)]
+    return [profile.command, *render_args(profile, values, session=session, mcp_path=mcp_path)]
+
+
+def render_env(
+    profile: AgentProfile,
+    values: Mapping[str, str],
+    *,
+    mcp_path: str | None = None,
+) -> dict[str, str]:
+    """The variables a launch adds to the CLI's environment.
+
+    The profile's own `env` (rendered), then the context file's path for the env strategy,
+    then the MCP config file's path for an env MCP block; the daemon layers these over the
+    cell environment of D22.
+
+    Raises:
+        PlaceholderError: A placeholder has no usable value (`{path}` for an env strategy).
+    """
+    env = {name: render(value, values) for name, value in profile.env.items()}
+    if isinstance(profile.context_injection, Env):
+        env[profile.context_injection.var] = render("{path}", values)
+    if profile.mcp is not None and isinstance(profile.mcp.config, Env):
+        env[profile.mcp.config.var] = render("{path}", _mcp_values(values, mcp_path))
+    return env
 
 
 def render_cwd(profile: AgentProfile, values: Mapping[str, str]) -> str:

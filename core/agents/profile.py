@@ -188,7 +188,8 @@ class AgentProfile:
         rate_limit_pattern: A regex matched on the screen when the CLI hit a usage limit.
         submit_sequence: What submits a typed line (TRM-7).
         submit_delay_ms: Pause between a typed line and the submit sequence.
-        env: Extra environment variables for the CLI (templates not expanded).
+        env: Extra environment variables for the CLI; values may use `{projectRoot}` and
+            `{runDir}` (e.g. a per-agent `CODEX_HOME`, D19).
         extra: Keys of `profiles.json` this version does not know, written back unchanged.
     """
 

@@ -33,7 +33,7 @@ PLACEHOLDER_LIKE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 """A `{word}`: a placeholder, or a typo of one (JSON objects never match: they have quotes)."""
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-# ─── Validation ──────────────────────────────────────────────────────────────────────────
+_EVERYWHERE = frozenset({PROJECT_ROOT, RUN_DIR})
 
 
 def validate_profile(profile: AgentProfile) -> AgentProfile:
@@ -44,9 +44,6 @@ def validate_profile(profile: AgentProfile) -> AgentProfile:
     """
     _Checker(profile).run()
     return profile
-
-
-_EVERYWHERE = frozenset({PROJECT_ROOT, RUN_DIR})
 
 
 class _Checker:
@@ -90,7 +87,7 @@ class _Checker:
         for name, value in p.env.items():
             if not ENV_NAME.fullmatch(name):
                 self.fail(f"env.{name}", "not a valid environment variable name")
-            self.no_nul(f"env.{name}", value)
+            self.template(f"env.{name}", value, _EVERYWHERE)
 
     def injection(self, injection: ContextInjection) -> None:
         key = "contextInjection"

@@ -30,7 +30,7 @@ from enum import Enum
 from typing import Any, Final
 
 from core.agents.agent import Agent, AgentManifest, FromTemplate, replace_agent
-from core.errors import EmptyName, NotSynchronized, TemplateNotFound, UnsafePath
+from core.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
 from core.layout.model import EMPTY_EXTRA
 
 HASH_PREFIX = "sha256:"
@@ -288,12 +288,12 @@ def plan_sync(
         one_shot: An explicit sync the user asked for, allowed with sync off (TPL-5).
 
     Raises:
-        TemplateNotFound: The agent was not made from this template (or from any).
+        NotFromTemplate: The agent was not made from this template (or from any).
         NotSynchronized: Sync is off and this is not a one-shot sync.
     """
     origin = agent.origin
     if not isinstance(origin, FromTemplate) or origin.template_id != template.id:
-        raise TemplateNotFound(template.id)
+        raise NotFromTemplate(agent.name, template.id)
     if not agent.synchronized and not one_shot:
         raise NotSynchronized(agent.name)
     backup: str | None = None
@@ -328,11 +328,12 @@ def apply_sync(manifest: AgentManifest, plan: SyncPlan) -> AgentManifest:
 
     Raises:
         AgentNotFound: The agent is gone.
+        NotFromTemplate: The agent's origin changed since the plan was made.
     """
     agent = manifest.get(plan.agent_id)
     origin = agent.origin
-    if not isinstance(origin, FromTemplate):
-        raise TemplateNotFound(plan.template_id)
+    if not isinstance(origin, FromTemplate) or origin.template_id != plan.template_id:
+        raise NotFromTemplate(agent.name, plan.template_id)
     synced = replace(origin, synced_version=plan.to_version, synced_hash=plan.to_hash)
     return replace_agent(manifest, replace(agent, origin=synced))
 

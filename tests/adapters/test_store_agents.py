@@ -193,7 +193,10 @@ def _entry(**changes: Any) -> dict[str, Any]:
         ([_entry(id="other")], "agents[0].id: disagrees with agentId"),
         ([_entry(), _entry(agentId="y", name="Y")], "agents[1].mdPath: Another agent"),
         ([_entry(), _entry(mdPath="agents/y.md")], "agents[1].agentId: Another agent"),
-        ([_entry(synchronized=True)], "agents[0]: Agent X cannot be kept in sync"),
+        ([_entry(synchronized=True)], "agents[0].synchronized: Agent X cannot be kept in sync"),
+        ([_entry(name=" ")], "agents[0].name: must not be blank"),
+        ([_entry(agentId=None, id="")], "agents[0].id: must not be blank"),
+        ([_entry(skills="s1")], "agents[0].skills: expected an array"),
         ([_entry(origin={"type": "clone"})], "agents[0].origin.type: unknown origin type"),
         (
             [
@@ -356,7 +359,7 @@ def test_a_symlink_out_of_ideai_is_refused(
 ) -> None:
     outside = tmp_path_factory.mktemp("outside")
     (project / ".ideai" / "agents").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(UnsafePath, match="outside .ideai"):
+    with pytest.raises(UnsafePath, match=r"outside \.ideai"):
         PersonaStore().write(project, "agents/qa.md", "x")
     assert list(outside.iterdir()) == []
 

@@ -300,9 +300,6 @@ def test_corrupt_and_newer_files_are_left_untouched(store: ProfileStore, content
     assert store.path.read_bytes() == content
 
 
-_word = st.text(alphabet="ab-{}", min_size=1, max_size=6)
-
-
 @settings(deadline=None, max_examples=80)
 @given(
     st.lists(st.sampled_from(["--x", "{projectRoot}", "{runDir}", "a b"]), max_size=4),

@@ -16,6 +16,7 @@ from core.agents.argv import (
     render,
     render_args,
     render_cwd,
+    render_env,
 )
 from core.agents.profile import (
     CLAUDE_CODE_ID,
@@ -122,6 +123,7 @@ def test_reference_like_profiles_are_valid() -> None:
         ({"submit_sequence": ""}, "submitSequence", "empty"),
         ({"submit_delay_ms": -1}, "submitDelayMs", "negative"),
         ({"env": {"BAD NAME": "x"}}, "env.BAD NAME", "environment variable"),
+        ({"env": {"HOME_X": "{content}"}}, "env.HOME_X", "cannot be used here"),
     ],
 )
 def test_broken_rules_name_the_key(changes: dict[str, object], key: str, detail: str) -> None:
@@ -213,8 +215,9 @@ def test_the_mcp_flag_takes_its_own_path() -> None:
         args=(),
         mcp=McpCapability(Flag("--mcp-config {path} --strict-mcp-config")),
     )
-    argv = render_args(profile, VALUES, mcp_values={"path": "/run/.mcp.json"})
+    argv = render_args(profile, VALUES, mcp_path="/run/.mcp.json")
     assert argv == ["--mcp-config", "/run/.mcp.json", "--strict-mcp-config"]
+    # Its {path} is never the context file's.
     with pytest.raises(PlaceholderError, match=r"\{path\}"):
         render_args(profile, VALUES)
 
@@ -230,8 +233,29 @@ def test_missing_and_unusable_values_are_errors() -> None:
         render_args(claude_like(), VALUES, session=SessionMode.RESUME)
     with pytest.raises(PlaceholderError, match="NUL"):
         render("{content}", {**VALUES, "content": "a\x00b"})
+    with pytest.raises(PlaceholderError, match="no program can receive"):
+        render("{content}", {**VALUES, "content": "\ud800"})
+    assert render("{content}", {**VALUES, "content": "\udcff"}) == "\udcff"  # a raw byte
     with pytest.raises(PlaceholderError, match="128 KiB"):
         render("{content}", {**VALUES, "content": "x" * MAX_ARG_BYTES})
+
+
+def test_environment_of_a_launch() -> None:
+    profile = claude_like(
+        context_injection=Env("AGENT_CONTEXT_FILE"),
+        mcp=McpCapability(Env("IDEA_MCP_CONFIG")),
+        env={"CODEX_HOME": "{runDir}/codex", "PLAIN": "x"},
+    )
+    validate_profile(profile)
+    assert render_env(profile, VALUES, mcp_path="/run/mcp.json") == {
+        "CODEX_HOME": f"{VALUES['runDir']}/codex",
+        "PLAIN": "x",
+        "AGENT_CONTEXT_FILE": VALUES["path"],
+        "IDEA_MCP_CONFIG": "/run/mcp.json",
+    }
+    assert render_env(claude_like(), VALUES) == {}  # flag and config file add no variables
+    with pytest.raises(PlaceholderError, match="path"):
+        render_env(profile, VALUES)
 
 
 def test_cwd_and_detect() -> None:
@@ -254,7 +278,12 @@ def test_seed_session_flags_become_templates() -> None:
 
 
 @settings(deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=200))
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]),
+        max_size=200,
+    )
+)
 def test_any_content_is_passed_as_exactly_one_word(content: str) -> None:
     argv = render_args(claude_like(args=()), {**VALUES, "content": content})
     assert argv == ["--append-system-prompt", content]

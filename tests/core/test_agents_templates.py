@@ -24,7 +24,7 @@ from core.agents.templates import (
     template_origin,
     update_template,
 )
-from core.errors import EmptyName, NotSynchronized, TemplateNotFound, UnsafePath
+from core.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
 
 NOW_MS = 1_780_702_317_785  # 2026-06-05T23:31:57Z
 
@@ -190,11 +190,15 @@ def test_unsynced_agents_sync_only_on_explicit_one_shot() -> None:
 
 def test_scratch_agents_and_other_templates_are_refused() -> None:
     scratch = Agent("s", "S", "agents/s.md", "p")
-    with pytest.raises(TemplateNotFound):
+    with pytest.raises(NotFromTemplate, match="Agent S was not created from template"):
         plan_sync(scratch, template(), "x", now_ms=NOW_MS, one_shot=True)
     other = create_template("tpl-other", TemplateDraft("Other", "o\n"))
-    with pytest.raises(TemplateNotFound):
+    with pytest.raises(NotFromTemplate):
         plan_sync(synced_agent(1), other, "x", now_ms=NOW_MS)
+    # The agent was changed (here: made scratch) between planning and applying.
+    plan = plan_sync(synced_agent(1), template(3), "x", now_ms=NOW_MS)
+    with pytest.raises(NotFromTemplate):
+        apply_sync(AgentManifest((Agent("a1", "Backend Dev", "agents/b.md", "p"),)), plan)
 
 
 def test_apply_sync_records_version_and_hash() -> None:
