@@ -62,6 +62,12 @@ class TerminalSession:
     generations: list[int] = field(default_factory=list)
     counter: int = 0
     title: str = ""
+    agent_id: str | None = None
+    """The agent this session runs, or None for a shell."""
+    agent_name: str = ""
+    conversation_id: str | None = None
+    profile_id: str | None = None
+    project_root: str | None = None
     attention: str = ""
     """Why the cell wants the user: "bell", "notify: …", "activity", "silence" (or "")."""
     last_output: float = 0.0
@@ -271,17 +277,18 @@ class TerminalSession:
         return self.emulator.cursor()
 
     def screen_text(self, history: int = 0) -> list[str]:
-        """The screen as text lines, with `history` scrollback lines above it."""
+        """The screen as text lines, with `history` scrollback lines above it.
+
+        Trailing blanks are dropped, as `idea capture` prints lines: `$` in a wait pattern
+        then matches at the end of the text, not at the last column.
+        """
         emulator = self.emulator
         lines: list[str] = []
         if history > 0:
             size = emulator.history_size()
             start = max(0, size - history)
-            # Trailing blanks dropped, as `idea capture` prints lines: `$` in a wait pattern
-        # then matches at the end of the text, not at the last column.
-        lines.extend(
-            row_text(row).rstrip() for row in emulator.render_history(start, size - start)
-        )
+            rows = emulator.render_history(start, size - start)
+            lines.extend(row_text(row).rstrip() for row in rows)
         lines.extend(row_text(emulator.render_row(y)).rstrip() for y in range(emulator.rows))
         return lines
 
@@ -309,7 +316,12 @@ class TerminalSession:
         self._waiters = remaining
 
     def busy_command(self) -> str | None:
-        """The program a user would lose by closing this cell, if any."""
+        """The program a user would lose by closing this cell, if any.
+
+        A shell at its prompt is not busy; an agent CLI always is while it runs.
+        """
         if self.pty is None or not self.running:
             return None
+        if self.agent_id is not None:
+            return f"agent {self.agent_name or self.agent_id[:8]}"
         return self.pty.foreground_command()
