@@ -9,13 +9,17 @@ from adapters.emulator import PyteEmulator
 from adapters.locations import Locations
 from core.terminal import TerminalEmulator
 from core.version import VERSION
+from idea_daemon.agent_admin import AgentAdmin
+from idea_daemon.agents import AgentRuntime
 from idea_daemon.commands import HANDLERS
+from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
 
 
 def build(locations: Locations) -> DaemonServer:
-    # Importing the module registers the workspace commands in HANDLERS.
+    # Importing the modules registers their commands in HANDLERS.
+    import idea_daemon.commands_agents
     import idea_daemon.commands_workspace  # noqa: F401
 
     config, problem = load_config(locations.config_file)
@@ -34,5 +38,13 @@ def build(locations: Locations) -> DaemonServer:
     )
     if problem is not None:
         server.service.problems.append(problem)
+    agents = AgentRuntime(server.service, locations.data)
+    admin = AgentAdmin(agents, locations.data)
+    server.agents, server.admin = agents, admin
+
+    def on_project_open(runtime: ProjectRuntime) -> None:
+        runtime.notices = admin.drift_messages(runtime)
+
+    server.service.open_handlers.append(on_project_open)
     server.handlers = dict(HANDLERS)
     return server

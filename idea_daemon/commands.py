@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from core.errors import AgentNotFound
 from core.keys import parse_key_spec, wrap_paste
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves
@@ -245,6 +246,15 @@ def undo(server: DaemonServer, client: ClientConnection, params: dict[str, Any])
 @command("restart")
 def restart(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
+    if ref.leaf.agent is not None and server.agents is not None:
+        try:
+            # An agent's cell restarts its agent (resuming its conversation when it can).
+            server.agents.restart(ref.runtime, ref.leaf.agent, resume=True)
+            return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
+        except AgentNotFound:
+            # The agent was deleted: the cell becomes a plain shell again.
+            _svc(server).forget_agent(ref)
+            ref = _svc(server).find_cell(ref.leaf.id)
     _svc(server).restart(ref, bool(params.get("force")))
     return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
 

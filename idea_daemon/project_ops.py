@@ -83,6 +83,8 @@ class ProjectOps(WorkspaceState):
         except IdeaError as exc:
             log.warning("registry touch: %s", exc)
         self._sync_all_pages(runtime)
+        for handler in self.open_handlers:
+            handler(runtime)
         for problem in runtime.problems:
             self._listener.notify(window.id, problem, "error")
         self._listener.scene_changed(None)

@@ -38,6 +38,8 @@ class ProjectRuntime:
     layouts_writable: bool = True
     project_writable: bool = True
     problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    """Things to tell a client attaching to this project (template updates available...)."""
     pages: dict[str, PageState] = field(default_factory=dict)
 
     @property

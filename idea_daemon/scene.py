@@ -86,6 +86,9 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
         else:
             session = service.sessions.get(leaf.session) if leaf.session else None
             _describe(info, session)
+            if session is None and leaf.agent is not None and service.agent_cell_message:
+                info.command, info.message = service.agent_cell_message(runtime, leaf)
+                info.kind = "agent"
         cells.append(info)
     borders = [
         BorderInfo(
@@ -124,7 +127,9 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
         info.running = False
         info.message = session.error
         return
-    if session.pty is not None:
+    if session.agent_id is not None:
+        info.command = f"{session.agent_name} ({session.profile_id or 'agent'})"
+    elif session.pty is not None:
         info.command = session.pty.foreground_command() or session.pty.command_name()
     info.running = session.exit_code is None
     info.exit_code = session.exit_code

@@ -105,6 +105,9 @@ class DaemonServer:
         self.version = version
         self.socket_path = socket_path
         self.service: WorkspaceService | None = None
+        # The agent runtime and admin (idea_daemon.agents / agent_admin), set by bootstrap.
+        self.agents: Any = None
+        self.admin: Any = None
         self.clients: dict[int, ClientConnection] = {}
         self.handlers: dict[str, Handler] = {}
         self._next_id = 1
@@ -275,10 +278,14 @@ class DaemonServer:
         self.claim_size(client)
         window = next(w for w in service.workspace.windows if w.id == client.window_id)
         problems = list(service.problems)
+        notices: list[str] = []
         for root in window.tabs:
             runtime = service.projects.get(root)
             if runtime is not None:
                 problems.extend(runtime.problems)
+                notices.extend(runtime.notices)
+        for notice in notices:
+            client.send(Notice(text=notice, level="info"))
         for problem in problems:
             client.send(Notice(text=problem, level="error"))
         self._dirty_scenes.add(client.window_id)

@@ -27,10 +27,20 @@ class WorkspaceService(ProjectOps):
     # ─── cells ───────────────────────────────────────────────────────────────────────
 
     def split(
-        self, ref: CellRef, direction: Direction, count: int = 1, before: bool = False
+        self,
+        ref: CellRef,
+        direction: Direction,
+        count: int = 1,
+        before: bool = False,
+        *,
+        agent: str | None = None,
     ) -> list[str]:
+        """Split a cell; with `agent`, the new cell is reserved for it (no shell starts)."""
         cwd = self._cwd_of(ref)
         tree, new_ids = ops.split(ref.tree, ref.leaf.id, direction, self._new_id, count, before)
+        if agent is not None:
+            leaf = ops.find_leaf(tree, new_ids[-1])
+            tree = ops.replace_leaf(tree, leaf.id, replace(leaf, agent=agent))
         self._apply(ref.runtime, ref.layout_id, tree, cwd=cwd)
         self._focus(ref.runtime, ref.layout_id, new_ids[-1 if not before else 0])
         self._listener.scene_changed(None)

@@ -107,6 +107,13 @@ class WorkspaceState:
         self.problems: list[str] = []
         # Sessions each page started, to end those a layout change left without a cell.
         self._page_sessions: dict[tuple[str, str], set[str]] = {}
+        self.stopping = False
+        # Called when an agent's program exits by itself (the agent service records it).
+        self.exit_handlers: list[Callable[[TerminalSession], None]] = []
+        # Called once a project is open (drift notices, resume offers).
+        self.open_handlers: list[Callable[[ProjectRuntime], None]] = []
+        # Describes a cell waiting for its agent (set by the agent service).
+        self.agent_cell_message: Callable[[ProjectRuntime, Leaf], tuple[str, str]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # ─── startup and shutdown ────────────────────────────────────────────────────────
@@ -134,6 +141,8 @@ class WorkspaceState:
                     self.workspace = ws.close_project(self.workspace, root)
         for runtime in self.projects.values():
             self._sync_all_pages(runtime)
+            for handler in self.open_handlers:
+                handler(runtime)
 
     def _load_project(self, root: str) -> ProjectRuntime:
         problems: list[str] = []
@@ -165,6 +174,9 @@ class WorkspaceState:
         return runtime
 
     def shutdown(self) -> None:
+        # Programs end because the daemon stops, not by themselves: what the layouts say
+        # was running must stay recorded, so the next daemon can offer to resume it.
+        self.stopping = True
         for session in list(self.sessions.values()):
             session.close()
         self.sessions.clear()
@@ -378,6 +390,12 @@ class WorkspaceState:
         for leaf in list(iter_leaves(tree.root)):
             if leaf.session is not None and leaf.session in self.sessions:
                 continue
+            if leaf.agent is not None:
+                # An agent's cell waits for its agent (launch or resume), not a shell.
+                if leaf.session is not None:
+                    tree = ops.replace_leaf(tree, leaf.id, replace(leaf, session=None))
+                    changed = True
+                continue
             cols, rows = sizes.get(leaf.id, (80, 24))
             session = self._spawn(leaf.id, cwd or runtime.root, cols, rows)
             tree = ops.replace_leaf(tree, leaf.id, replace(leaf, session=session.id))
@@ -397,33 +415,76 @@ class WorkspaceState:
         }
 
     def _spawn(self, cell_id: str, cwd: str, cols: int, rows: int) -> TerminalSession:
-        session = TerminalSession(
-            id=self._new_id(),
-            emulator=self._emulator_factory(max(1, cols), max(1, rows)),
-            on_change=self._listener.output,
-            on_exit=self._on_session_exit,
-            on_event=self._on_session_event,
-        )
-        self.sessions[session.id] = session
-        env = cell_environment(
+        """Start the user's shell for a cell."""
+        env = self.cell_env(cell_id)
+        if not os.path.isdir(cwd):
+            cwd = env.get("HOME", "/")
+        return self.spawn_program(SpawnSpec([user_shell(env)], cwd, env), cols, rows)
+
+    def cell_env(self, cell_id: str) -> dict[str, str]:
+        """The environment of D22 for a program in a cell (or a background agent)."""
+        return cell_environment(
             self._base_env,
             self._client_env,
             extra_names=self._extra_env_names,
             cell_id=cell_id,
             socket_path=self._socket_path,
         )
-        shell = user_shell(env)
-        if not os.path.isdir(cwd):
-            cwd = env.get("HOME", "/")
-        assert self._loop is not None, "restore() must run before cells are spawned"
-        session.start(SpawnSpec([shell], cwd, env), self._loop)
+
+    def spawn_program(self, spec: SpawnSpec, cols: int, rows: int,
+                      *, agent_id: str | None = None, agent_name: str = "") -> TerminalSession:
+        """Start any program on a new PTY; a spawn failure stays visible in the session."""
+        session = TerminalSession(
+            id=self._new_id(),
+            emulator=self._emulator_factory(max(1, cols), max(1, rows)),
+            on_change=self._listener.output,
+            on_exit=self._on_session_exit,
+            on_event=self._on_session_event,
+            agent_id=agent_id,
+            agent_name=agent_name,
+        )
+        self.sessions[session.id] = session
+        assert self._loop is not None, "restore() must run before programs are spawned"
+        session.start(spec, self._loop)
         return session
+
+    # ─── for the agent service ───────────────────────────────────────────────────────
+
+    def end_session(self, session: TerminalSession) -> None:
+        self._end_session(session)
+
+    def adopt_session(self, runtime: ProjectRuntime, layout_id: str, session_id: str) -> None:
+        """A session placed in a cell by the agent service: ended with its cell."""
+        self._page_sessions.setdefault((runtime.root, layout_id), set()).add(session_id)
+        self._resize_page(runtime, layout_id)
+
+    def save_layouts(self, runtime: ProjectRuntime) -> None:
+        self._save_layouts(runtime)
+
+    def forget_agent(self, ref: CellRef) -> None:
+        """Make an agent's cell an ordinary cell again."""
+        leaf = replace(ref.leaf, agent=None, agent_was_running=False, conversation_id=None)
+        ref.runtime.set_tree(ref.layout_id, ops.replace_leaf(ref.tree, ref.leaf.id, leaf))
+        self._save_layouts(ref.runtime)
+
+    def resync_page(self, runtime: ProjectRuntime, layout_id: str) -> None:
+        self._sync_page(runtime, layout_id)
+        self._save_layouts(runtime)
+
+    def resize_all(self, runtime: ProjectRuntime) -> None:
+        self._resize_project(runtime)
+
+    def notify_scene(self) -> None:
+        self._listener.scene_changed(None)
 
     def _end_session(self, session: TerminalSession) -> None:
         session.close()
         self.sessions.pop(session.id, None)
 
     def _on_session_exit(self, session: TerminalSession) -> None:
+        if session.agent_id is not None and not self.stopping:
+            for handler in self.exit_handlers:
+                handler(session)
         self._listener.scene_changed(None)
         self._listener.output(session)
 

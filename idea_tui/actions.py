@@ -246,6 +246,24 @@ class ActionRunner:
         method = "project_open" if has_project or path in known else "project_new"
         await self.call(method, path=path)
 
+    async def offer_resume(self) -> None:
+        """After a restart: offer to resume the agents that were running (SWP-3)."""
+        resumable = await self.call("agent_resumable", all=True) or []
+        if not resumable:
+            return
+        lines = [
+            f"  {entry['project']}: {entry['agent']}"
+            + ("" if entry["resumeSupported"] else " (fresh start: its CLI cannot resume)")
+            for entry in resumable
+        ]
+        question = "These agents were running before idea stopped:\n" + "\n".join(lines)
+        question += "\n\nResume them now?"
+        if await self.ask(_confirm_screen(question)):
+            resumed = await self.call("agent_resume", all=True) or []
+            self.app.status.show(f"resumed {len(resumed)} agent(s)")
+        else:
+            self.app.status.show("not resumed: `idea agent resume` or Enter in their cells")
+
     async def do_close_project(self) -> None:
         await self.call("project_close")
 

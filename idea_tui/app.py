@@ -46,6 +46,7 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.connect_error: DaemonError | None = None
         self.detach_error = False
         self._detached = False
+        self._offered_resume = False
 
     def compose(self) -> ComposeResult:
         yield TabBar()
@@ -96,6 +97,9 @@ class IdeaApp(App[str], inherit_bindings=False):
         if isinstance(message, CellFrame):
             self.view.apply_frame(message)
         elif isinstance(message, Scene):
+            if not self._offered_resume and message.tabs:
+                self._offered_resume = True
+                self._in_worker(self.runner.offer_resume())
             self.view.set_scene(message)
             self.query_one(TabBar).set_scene(message)
             self.status.set_scene(message)
@@ -146,7 +150,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         cell = self.view.focused_cell
         if cell is None or self.gateway is None:
             return
-        if cell.running is False and cell.exit_code is not None and key == "enter":
+        waiting_agent = cell.kind == "agent" and not cell.running
+        if key == "enter" and not cell.running and (cell.exit_code is not None or waiting_agent):
             self._in_worker(self.runner.run("restart_cell"))
             return
         mirror = self.view.mirrors.get(cell.id)

@@ -8,58 +8,29 @@ here, so users can script their setups (like tmux) and tests can drive everythin
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from adapters.locations import locate
 from core.version import VERSION
+from idea_tui.cli_common import (
+    Runner,
+    absolute,
+    call,
+    force_option,
+    json_option,
+    print_json,
+    side_options,
+    simple,
+    target_option,
+)
 from idea_tui.control import (
     CommandFailed,
-    ControlClient,
     DaemonError,
     NoDaemon,
     wait_daemon_gone,
 )
-
-Runner = Callable[[argparse.Namespace], int]
-
-
-def _print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
-
-
-def _confirm(question: str) -> bool:
-    if not sys.stdin.isatty():
-        return False
-    try:
-        answer = input(f"{question} [y/N] ")
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("y", "yes")
-
-
-def _call(args: argparse.Namespace, method: str, *, start: bool = False, **params: Any) -> Any:
-    """Run one command; ask before ending programs (or tell how to force it)."""
-    with ControlClient.connect(locate(), start=start) as client:
-        try:
-            return client.call(method, **params)
-        except CommandFailed as exc:
-            if exc.code != "confirm" or params.get("force"):
-                raise
-            if not _confirm(f"{exc} Continue?"):
-                raise CommandFailed("confirm", f"{exc} (not done; add -f to force)") from exc
-            return client.call(method, **{**params, "force": True})
-
-
-def _abs(path: str) -> str:
-    # The daemon only sees absolute paths: resolve against the caller's directory here.
-    return os.path.abspath(os.path.expanduser(path))
-
-
-# ─── output ────────────────────────────────────────────────────────────────────────────
 
 
 def _cells_table(cells: list[dict[str, Any]]) -> None:
@@ -131,9 +102,9 @@ def cmd_attach(args: argparse.Namespace) -> int:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    result = _call(args, "ls")
+    result = call(args, "ls")
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         _print_ls(result)
     return 0
@@ -141,7 +112,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 def cmd_kill_server(args: argparse.Namespace) -> int:
     try:
-        _call(args, "kill_server", force=args.force or None)
+        call(args, "kill_server", force=args.force or None)
     except NoDaemon:
         print("no idea daemon is running")
         return 0
@@ -154,7 +125,7 @@ def cmd_kill_server(args: argparse.Namespace) -> int:
 
 def _show_project(args: argparse.Namespace, result: dict[str, Any], verb: str) -> int:
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         print(f"{verb} {result['name']} at {result['root']} (window {result['window']})")
         for problem in result.get("problems", []):
@@ -163,28 +134,33 @@ def _show_project(args: argparse.Namespace, result: dict[str, Any], verb: str) -
 
 
 def cmd_project_new(args: argparse.Namespace) -> int:
-    result = _call(
-        args, "project_new", start=True, path=_abs(args.path), name=args.name, window=args.window
+    result = call(
+        args,
+        "project_new",
+        start=True,
+        path=absolute(args.path),
+        name=args.name,
+        window=args.window,
     )
     return _show_project(args, result, "created project")
 
 
 def cmd_project_open(args: argparse.Namespace) -> int:
-    result = _call(args, "project_open", start=True, path=_abs(args.path), window=args.window)
+    result = call(args, "project_open", start=True, path=absolute(args.path), window=args.window)
     return _show_project(args, result, "opened project")
 
 
 def cmd_project_close(args: argparse.Namespace) -> int:
-    result = _call(args, "project_close", project=args.project, force=args.force or None)
+    result = call(args, "project_close", project=args.project, force=args.force or None)
     if args.json:
-        _print_json(result)
+        print_json(result)
     return 0
 
 
 def cmd_project_list(args: argparse.Namespace) -> int:
-    result = _call(args, "project_list", start=True)
+    result = call(args, "project_list", start=True)
     if args.json:
-        _print_json(result)
+        print_json(result)
         return 0
     if not result:
         print("no projects yet: create one with `idea new PATH`")
@@ -195,32 +171,24 @@ def cmd_project_list(args: argparse.Namespace) -> int:
 
 
 def cmd_project_move(args: argparse.Namespace) -> int:
-    result = _call(args, "project_move", project=args.project, window=args.window)
-    return _simple(args, result, f"moved {result['project']} to window {result['window']}")
+    result = call(args, "project_move", project=args.project, window=args.window)
+    return simple(args, result, f"moved {result['project']} to window {result['window']}")
 
 
 def cmd_project_switch(args: argparse.Namespace) -> int:
-    result = _call(args, "project_switch", which=args.which)
-    return _simple(args, result, None)
-
-
-def _simple(args: argparse.Namespace, result: Any, text: str | None) -> int:
-    if getattr(args, "json", False):
-        _print_json(result)
-    elif text:
-        print(text)
-    return 0
+    result = call(args, "project_switch", which=args.which)
+    return simple(args, result, None)
 
 
 def cmd_window_new(args: argparse.Namespace) -> int:
-    result = _call(args, "window_new", start=True, name=args.name, project=args.project)
-    return _simple(args, result, f"window {result['name']} created")
+    result = call(args, "window_new", start=True, name=args.name, project=args.project)
+    return simple(args, result, f"window {result['name']} created")
 
 
 def cmd_window_list(args: argparse.Namespace) -> int:
-    result = _call(args, "window_list")
+    result = call(args, "window_list")
     if args.json:
-        _print_json(result)
+        print_json(result)
         return 0
     for window in result:
         projects = ", ".join(window["projects"]) or "(empty)"
@@ -232,17 +200,17 @@ def cmd_window_list(args: argparse.Namespace) -> int:
 
 
 def cmd_window_rename(args: argparse.Namespace) -> int:
-    result = _call(args, "window_rename", window=args.window, name=args.name)
-    return _simple(args, result, f"window renamed to {result['name']}")
+    result = call(args, "window_rename", window=args.window, name=args.name)
+    return simple(args, result, f"window renamed to {result['name']}")
 
 
 def cmd_split(args: argparse.Namespace) -> int:
     direction = "right" if args.horizontal else "down"
     if args.before:
         direction = {"right": "left", "down": "up"}[direction]
-    result = _call(args, "split", target=args.target, direction=direction, count=args.count)
+    result = call(args, "split", target=args.target, direction=direction, count=args.count)
     if args.json:
-        _print_json(result)
+        print_json(result)
     elif args.print_id:
         print("\n".join(result["cells"]))
     return 0
@@ -254,8 +222,8 @@ def cmd_grid(args: argparse.Namespace) -> int:
     except ValueError:
         print("idea grid: size must look like 2x3 (rows x columns)", file=sys.stderr)
         return 2
-    result = _call(args, "grid", target=args.target, rows=rows, cols=cols)
-    return _simple(args, result, None)
+    result = call(args, "grid", target=args.target, rows=rows, cols=cols)
+    return simple(args, result, None)
 
 
 def _side(args: argparse.Namespace) -> str | None:
@@ -269,18 +237,18 @@ def cmd_select(args: argparse.Namespace) -> int:
     how = _side(args) or (
         "next" if args.next else "prev" if args.prev else "last" if args.last else None
     )
-    result = _call(args, "select", target=args.target, direction=how)
-    return _simple(args, result, None)
+    result = call(args, "select", target=args.target, direction=how)
+    return simple(args, result, None)
 
 
 def cmd_close(args: argparse.Namespace) -> int:
-    result = _call(args, "close", target=args.target, force=args.force or None)
-    return _simple(args, result, None)
+    result = call(args, "close", target=args.target, force=args.force or None)
+    return simple(args, result, None)
 
 
 def cmd_zoom(args: argparse.Namespace) -> int:
-    result = _call(args, "zoom", target=args.target)
-    return _simple(args, result, None)
+    result = call(args, "zoom", target=args.target)
+    return simple(args, result, None)
 
 
 def cmd_resize(args: argparse.Namespace) -> int:
@@ -288,12 +256,12 @@ def cmd_resize(args: argparse.Namespace) -> int:
     if side is None:
         print("idea resize: give a side: -L, -R, -U or -D", file=sys.stderr)
         return 2
-    result = _call(args, "resize", target=args.target, side=side, cells=args.cells)
-    return _simple(args, result, None)
+    result = call(args, "resize", target=args.target, side=side, cells=args.cells)
+    return simple(args, result, None)
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    result = _call(
+    result = call(
         args,
         "merge",
         target=args.target,
@@ -301,49 +269,49 @@ def cmd_merge(args: argparse.Namespace) -> int:
         direction=_side(args),
         force=args.force or None,
     )
-    return _simple(args, result, None)
+    return simple(args, result, None)
 
 
 def cmd_swap(args: argparse.Namespace) -> int:
-    result = _call(args, "swap", target=args.target, other=args.source, direction=_side(args))
-    return _simple(args, result, None)
+    result = call(args, "swap", target=args.target, other=args.source, direction=_side(args))
+    return simple(args, result, None)
 
 
 def cmd_move(args: argparse.Namespace) -> int:
     direction = "down" if args.vertical else "right"
-    result = _call(args, "move", target=args.target, dst=args.dst, direction=direction)
-    return _simple(args, result, None)
+    result = call(args, "move", target=args.target, dst=args.dst, direction=direction)
+    return simple(args, result, None)
 
 
 def cmd_equalize(args: argparse.Namespace) -> int:
-    return _simple(args, _call(args, "equalize", target=args.target), None)
+    return simple(args, call(args, "equalize", target=args.target), None)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    result = _call(args, "undo", target=args.target, redo=args.redo or None)
+    result = call(args, "undo", target=args.target, redo=args.redo or None)
     if not result["changed"]:
         print("nothing to " + ("redo" if args.redo else "undo"), file=sys.stderr)
     return 0
 
 
 def cmd_restart(args: argparse.Namespace) -> int:
-    result = _call(args, "restart", target=args.target, force=args.force or None)
-    return _simple(args, result, None)
+    result = call(args, "restart", target=args.target, force=args.force or None)
+    return simple(args, result, None)
 
 
 def cmd_send_keys(args: argparse.Namespace) -> int:
-    _call(args, "send_keys", target=args.target, keys=args.keys, literal=args.literal or None)
+    call(args, "send_keys", target=args.target, keys=args.keys, literal=args.literal or None)
     return 0
 
 
 def cmd_paste(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
-    _call(args, "paste", target=args.target, text=text)
+    call(args, "paste", target=args.target, text=text)
     return 0
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    result = _call(
+    result = call(
         args,
         "capture",
         target=args.target,
@@ -353,16 +321,16 @@ def cmd_capture(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         sys.stdout.write(result["text"] + "\n")
     return 0
 
 
 def cmd_list_cells(args: argparse.Namespace) -> int:
-    result = _call(args, "list_cells", all=args.all or None, project=args.project, page=args.page)
+    result = call(args, "list_cells", all=args.all or None, project=args.project, page=args.page)
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         _cells_table(result)
     return 0
@@ -373,36 +341,36 @@ def cmd_layout(args: argparse.Namespace) -> int:
     args.project = args.project or args.group_project
     args.json = args.json or args.group_json
     if action == "list":
-        result = _call(args, "layout_list", project=args.project)
+        result = call(args, "layout_list", project=args.project)
         if not args.json:
             for page in result:
                 mark = "*" if page["active"] else " "
                 print(f"{mark} {page['name']:<20} {page['kind']:<9} {page['cells']} cells")
             return 0
     elif action == "new":
-        result = _call(args, "layout_new", project=args.project, name=args.name)
+        result = call(args, "layout_new", project=args.project, name=args.name)
     elif action == "switch":
-        result = _call(args, "layout_switch", project=args.project, page=args.page)
+        result = call(args, "layout_switch", project=args.project, page=args.page)
     elif action == "rename":
-        result = _call(args, "layout_rename", project=args.project, page=args.page, name=args.name)
+        result = call(args, "layout_rename", project=args.project, page=args.page, name=args.name)
     elif action == "close":
-        result = _call(
+        result = call(
             args, "layout_close", project=args.project, page=args.page, force=args.force or None
         )
     else:
         raise CommandFailed("usage", f"unknown layout action {action!r}")
-    return _simple(args, result, None)
+    return simple(args, result, None)
 
 
 def cmd_detach(args: argparse.Namespace) -> int:
-    result = _call(args, "detach", window=args.window)
-    return _simple(args, result, f"detached {result['detached']} client(s)")
+    result = call(args, "detach", window=args.window)
+    return simple(args, result, f"detached {result['detached']} client(s)")
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
     activity = None if args.activity is None else args.activity == "on"
-    result = _call(args, "monitor", target=args.target, activity=activity, silence=args.silence)
-    return _simple(
+    result = call(args, "monitor", target=args.target, activity=activity, silence=args.silence)
+    return simple(
         args,
         result,
         f"activity {'on' if result['activity'] else 'off'}, silence {result['silence'] or 'off'}",
@@ -421,29 +389,6 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 # ─── parser ────────────────────────────────────────────────────────────────────────────
-
-
-def _target(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-t",
-        "--target",
-        help="the cell (default: the focused one); forms: 2, Page.2, project:Page.2, %%ID",
-    )
-
-
-def _sides(parser: argparse.ArgumentParser) -> None:
-    for flag, side in (("L", "left"), ("R", "right"), ("U", "up"), ("D", "down")):
-        parser.add_argument(f"-{flag}", action="store_true", help=f"toward the {side}")
-
-
-def _json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="structured output")
-
-
-def _force(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-f", "--force", action="store_true", help="do not ask before ending running programs"
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -469,8 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     attach.add_argument("-w", "--window", help="the window to show")
     attach.add_argument("-f", "--force", action="store_true", help="attach even inside a cell")
 
-    _json(add("ls", cmd_ls, "windows, projects, pages, cells and their programs"))
-    _force(add("kill-server", cmd_kill_server, "stop the daemon and every program in it"))
+    json_option(add("ls", cmd_ls, "windows, projects, pages, cells and their programs"))
+    force_option(add("kill-server", cmd_kill_server, "stop the daemon and every program in it"))
 
     for name, run, text in (
         ("new", cmd_project_new, "create a project at PATH and open it"),
@@ -481,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "new":
             command.add_argument("--name", help="display name (default: the folder's name)")
         command.add_argument("-w", "--window", help="the window to open it in")
-        _json(command)
+        json_option(command)
 
     project = add("project", cmd_project_list, "manage projects (new, open, close, list, ...)")
     project_sub = project.add_subparsers(metavar="ACTION")
@@ -495,25 +440,25 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "new":
             command.add_argument("--name")
         command.add_argument("-w", "--window")
-        _json(command)
+        json_option(command)
     close_p = project_sub.add_parser("close", help="close a project (default: the current one)")
     close_p.set_defaults(run=cmd_project_close)
     close_p.add_argument("project", nargs="?")
-    _force(close_p)
-    _json(close_p)
+    force_option(close_p)
+    json_option(close_p)
     list_p = project_sub.add_parser("list", help="known projects")
     list_p.set_defaults(run=cmd_project_list)
-    _json(list_p)
-    _json(project)
+    json_option(list_p)
+    json_option(project)
     move_p = project_sub.add_parser("move", help="move a project to another window")
     move_p.set_defaults(run=cmd_project_move)
     move_p.add_argument("project")
     move_p.add_argument("window")
-    _json(move_p)
+    json_option(move_p)
     switch_p = project_sub.add_parser("switch", help="show another project tab")
     switch_p.set_defaults(run=cmd_project_switch)
     switch_p.add_argument("which", help="next, prev, a tab number or a project name")
-    _json(switch_p)
+    json_option(switch_p)
 
     window = add("window", cmd_window_list, "manage windows (new, list, rename)")
     window_sub = window.add_subparsers(metavar="ACTION")
@@ -521,19 +466,19 @@ def build_parser() -> argparse.ArgumentParser:
     wnew.set_defaults(run=cmd_window_new)
     wnew.add_argument("name")
     wnew.add_argument("project", nargs="?")
-    _json(wnew)
+    json_option(wnew)
     wlist = window_sub.add_parser("list", help="list windows")
     wlist.set_defaults(run=cmd_window_list)
-    _json(wlist)
-    _json(window)
+    json_option(wlist)
+    json_option(window)
     wren = window_sub.add_parser("rename", help="rename a window")
     wren.set_defaults(run=cmd_window_rename)
     wren.add_argument("name", help="the new name")
     wren.add_argument("-w", "--window", help="the window (default: the current one)")
-    _json(wren)
+    json_option(wren)
 
     split = add("split", cmd_split, "split a cell", ("split-window",), add_help=False)
-    _target(split)
+    target_option(split)
     group = split.add_mutually_exclusive_group()
     group.add_argument(
         "-h", dest="horizontal", action="store_true", help="side by side (new cell on the right)"
@@ -545,93 +490,93 @@ def build_parser() -> argparse.ArgumentParser:
     split.add_argument("-n", "--count", type=int, default=1, help="how many new cells")
     split.add_argument("-P", dest="print_id", action="store_true", help="print the new cell ids")
     split.add_argument("--help", action="help", help="show this help")
-    _json(split)
+    json_option(split)
 
     grid = add("grid", cmd_grid, "turn a cell into a ROWSxCOLS grid")
     grid.add_argument("size", metavar="ROWSxCOLS")
-    _target(grid)
-    _json(grid)
+    target_option(grid)
+    json_option(grid)
 
     select = add("select", cmd_select, "focus a cell", ("select-cell",))
-    _target(select)
-    _sides(select)
+    target_option(select)
+    side_options(select)
     select.add_argument("--next", action="store_true")
     select.add_argument("--prev", action="store_true")
     select.add_argument("--last", action="store_true")
-    _json(select)
+    json_option(select)
 
     close = add("close", cmd_close, "close a cell (asks if a program runs)", ("kill-cell",))
-    _target(close)
-    _force(close)
-    _json(close)
+    target_option(close)
+    force_option(close)
+    json_option(close)
 
     zoom = add("zoom", cmd_zoom, "zoom a cell to the whole window, or back")
-    _target(zoom)
-    _json(zoom)
+    target_option(zoom)
+    json_option(zoom)
 
     resize = add("resize", cmd_resize, "move a border of a cell", ("resize-cell",))
-    _target(resize)
-    _sides(resize)
+    target_option(resize)
+    side_options(resize)
     resize.add_argument("cells", nargs="?", type=int, default=1, help="how many cells")
-    _json(resize)
+    json_option(resize)
 
     for name, run, text in (
         ("merge", cmd_merge, "merge a cell with a neighbour"),
         ("swap", cmd_swap, "swap two cells' programs"),
     ):
         command = add(name, run, text)
-        _target(command)
+        target_option(command)
         command.add_argument("-s", "--source", help="the other cell")
-        _sides(command)
+        side_options(command)
         if name == "merge":
-            _force(command)
-        _json(command)
+            force_option(command)
+        json_option(command)
 
     move = add("move", cmd_move, "move a cell next to another one")
-    _target(move)
+    target_option(move)
     move.add_argument("-d", "--dst", required=True, help="the cell to move next to")
     move.add_argument("-v", dest="vertical", action="store_true", help="below it, not beside")
-    _json(move)
+    json_option(move)
 
     equalize = add("equalize", cmd_equalize, "give every cell of the page equal shares")
-    _target(equalize)
-    _json(equalize)
+    target_option(equalize)
+    json_option(equalize)
     undo = add("undo", cmd_undo, "undo the last layout change")
-    _target(undo)
+    target_option(undo)
     undo.add_argument("--redo", action="store_true")
     redo = add("redo", cmd_undo, "redo a layout change")
-    _target(redo)
+    target_option(redo)
     redo.set_defaults(redo=True)
 
     restart = add("restart", cmd_restart, "start the cell's shell again", ("respawn",))
-    _target(restart)
-    _force(restart)
-    _json(restart)
+    target_option(restart)
+    force_option(restart)
+    json_option(restart)
 
     send = add("send-keys", cmd_send_keys, "type keys into a cell (tmux key names)", ("send",))
-    _target(send)
+    target_option(send)
     send.add_argument("-l", "--literal", action="store_true", help="no key names, plain text")
     send.add_argument("keys", nargs="*", metavar="KEY")
 
     paste = add("paste", cmd_paste, "paste text into a cell (bracketed if it asked)")
-    _target(paste)
+    target_option(paste)
     paste.add_argument("text", help="the text, or - for stdin")
 
     capture = add("capture", cmd_capture, "print a cell's screen", ("capture-pane",))
-    _target(capture)
+    target_option(capture)
     capture.add_argument("--ansi", "-e", action="store_true", help="with colours and attributes")
     capture.add_argument(
         "-S", dest="history", type=int, default=0, help="include N lines of scrollback"
     )
     capture.add_argument("--wait", metavar="REGEX", help="first wait until the screen matches")
     capture.add_argument("--timeout", type=float, default=10.0, help="for --wait, in seconds")
-    _json(capture)
+    json_option(capture)
 
     cells = add("list-cells", cmd_list_cells, "list the cells of a page", ("lsc",))
     cells.add_argument("-a", "--all", action="store_true", help="every cell of every project")
     cells.add_argument("-p", "--project")
     cells.add_argument("--page")
-    _json(cells)
+    json_option(cells)
 
     layout = add("layout", cmd_layout, "pages of a project (list, new, switch, rename, close)")
     layout.set_defaults(layout_action="list", page=None, name=None, force=False)
@@ -641,7 +586,7 @@ def build_parser() -> argparse.ArgumentParser:
         # --json and -p on every action, so that they can come last as everywhere else.
         action = layout_sub.add_parser(name, help=help_text)
         action.add_argument("-p", "--project", help="the project (default: the current one)")
-        _json(action)
+        json_option(action)
         return action
 
     layout_action("list", "list pages")
@@ -652,20 +597,19 @@ def build_parser() -> argparse.ArgumentParser:
     lren.add_argument("--page")
     lclose = layout_action("close", "close a page")
     lclose.add_argument("page", nargs="?")
-    _force(lclose)
+    force_option(lclose)
     # `idea layout [-p P] [--json]` alone lists the pages. These options of the group get
     # their own names: argparse lets a subcommand's defaults overwrite the group's values.
     layout.add_argument("-p", "--project", dest="group_project", help="the project")
-    layout.add_argument("--json", dest="group_json", action="store_true",
-                        help="structured output")
+    layout.add_argument("--json", dest="group_json", action="store_true", help="structured output")
     layout.set_defaults(project=None, json=False)
 
     detach = add("detach", cmd_detach, "detach the clients of a window", ("detach-client",))
     detach.add_argument("-w", "--window")
-    _json(detach)
+    json_option(detach)
 
     monitor = add("monitor", cmd_monitor, "mark a cell when it shows activity or goes silent")
-    _target(monitor)
+    target_option(monitor)
     monitor.add_argument(
         "--activity", choices=("on", "off"), help="mark output that starts after a quiet spell"
     )
@@ -675,7 +619,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="mark SECONDS without output after some output (0: off)",
     )
-    _json(monitor)
+    json_option(monitor)
+
+    from idea_tui.cli_agents import register
+
+    register(sub)
 
     add("version", cmd_version, "print the version")
     daemon = add("daemon", cmd_daemon, "run the daemon (started automatically)")

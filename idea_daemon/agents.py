@@ -1,0 +1,539 @@
+"""Agents in the daemon: launch, stop, restart, hot-swap, resume (FEATURES.md PRF-8, AGT-4..6,
+SWP-1..4).
+
+A launch follows the seed's pipeline: resolve the agent and its profile, read the persona,
+apply the singleton rule (one live session per agent), prepare `.ideai/run/<agent-id>/`,
+compose the context (D7), deliver it by the profile's strategy without touching the user's
+files (D19), and spawn the CLI in a PTY with the environment of D22 — in a cell (a new
+split, or a chosen cell whose idle shell it replaces) or in the background (no cell).
+
+Leaves record `agent`, `agentWasRunning` and `conversationId` (layouts.json) and background
+agents are recorded in `.ideai/run/background.json`, so that after a restart the daemon can
+offer to resume what was running, with the profile's resume arguments when it has them.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adapters.store.agents_codec import AgentStore, PersonaStore
+from adapters.store.atomic import read_json, write_json_atomic
+from adapters.store.profiles_codec import ProfileStore, decode_profile
+from core.agents.agent import Agent, AgentManifest, find_agent
+from core.agents.argv import command_line, render_cwd, render_env
+from core.agents.context import ContextSections, compose_context
+from core.agents.profile import (
+    AgentProfile,
+    ConventionFile,
+    SessionMode,
+    Stdin,
+    find_profile,
+)
+from core.agents.singleton import BACKGROUND, InCell, LaunchAction, Location, decide_launch
+from core.errors import AgentAlreadyRunning, IdeaError, ProfileNotFound, StoreError
+from core.layout import ops
+from core.layout.model import Direction, iter_leaves
+from idea_daemon.agent_delivery import deliver_stdin
+from idea_daemon.errors import CommandError, ConfirmationNeeded
+from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.session import SpawnSpec, TerminalSession
+from idea_daemon.workspace_state import CellRef
+
+if TYPE_CHECKING:
+    from idea_daemon.service import WorkspaceService
+
+log = logging.getLogger(__name__)
+
+RUN_DIR = Path(".ideai") / "run"
+BACKGROUND_FILE = "background.json"
+CONTEXT_FILE = "context.md"
+
+
+@dataclass(frozen=True, slots=True)
+class AgentStatus:
+    """What the Agents panel and `idea agent list` show for one agent."""
+
+    agent: Agent
+    state: str
+    """"stopped", "running", "exited", "failed" or "resumable"."""
+    cell: str | None = None
+    background: bool = False
+    exit_code: int | None = None
+    error: str | None = None
+    conversation_id: str | None = None
+
+
+class AgentRuntime:
+    """The agent operations of one daemon. Created by the composition root."""
+
+    def __init__(self, service: WorkspaceService, data_dir: Path) -> None:
+        self.service = service
+        self.agent_store = AgentStore()
+        self.persona_store = PersonaStore()
+        self.profile_store = ProfileStore(data_dir)
+        service.exit_handlers.append(self._on_agent_exit)
+        service.agent_cell_message = self._cell_message
+
+    # ─── lookups ─────────────────────────────────────────────────────────────────────
+
+    def manifest(self, runtime: ProjectRuntime) -> AgentManifest:
+        try:
+            return self.agent_store.load(Path(runtime.root))
+        except StoreError as exc:
+            raise CommandError(f"{exc.message} (the file is left untouched)", "corrupt") from exc
+
+    def save_manifest(self, runtime: ProjectRuntime, manifest: AgentManifest) -> None:
+        self.agent_store.save(Path(runtime.root), manifest)
+
+    def agent(self, runtime: ProjectRuntime, name: str) -> Agent:
+        return find_agent(self.manifest(runtime), name)
+
+    def profiles(self) -> list[AgentProfile]:
+        """Configured profiles, then the built-in catalogue for ids not configured (D6)."""
+        configured: list[AgentProfile] = []
+        if self.profile_store.exists():
+            try:
+                configured = self.profile_store.load()
+            except StoreError as exc:
+                log.error("profiles: %s", exc.message)
+        from adapters.agents.catalogue import builtin_profiles
+
+        known = {profile.id for profile in configured}
+        builtins = []
+        for index, data in enumerate(builtin_profiles()):
+            profile = decode_profile(data, "built-in catalogue", f"[{index}]")
+            if profile.id not in known:
+                builtins.append(profile)
+        return [*configured, *builtins]
+
+    def profile(self, profile_id: str) -> AgentProfile:
+        found = find_profile(self.profiles(), profile_id)
+        if found is None:
+            raise ProfileNotFound(profile_id)
+        return found
+
+    def live(self, runtime: ProjectRuntime) -> dict[str, Location]:
+        """Where each running agent of a project is: a cell or the background."""
+        found: dict[str, Location] = {}
+        cells = self._agent_cells(runtime)
+        for session in self.service.sessions.values():
+            if session.agent_id is None or not session.running:
+                continue
+            if session.project_root != runtime.root:
+                continue
+            cell = cells.get(session.id)
+            found[session.agent_id] = InCell(cell) if cell else BACKGROUND
+        return found
+
+    def _agent_cells(self, runtime: ProjectRuntime) -> dict[str, str]:
+        """Session id → cell id, for every cell of the project that holds a session."""
+        return {
+            leaf.session: leaf.id
+            for layout in runtime.layouts.layouts
+            for leaf in iter_leaves(layout.tree.root)
+            if leaf.session
+        }
+
+    def session_of_agent(self, runtime: ProjectRuntime, agent_id: str) -> TerminalSession | None:
+        for session in self.service.sessions.values():
+            if (session.agent_id == agent_id and session.project_root == runtime.root
+                    and session.running):
+                return session
+        return None
+
+    def status(self, runtime: ProjectRuntime) -> list[AgentStatus]:
+        manifest = self.manifest(runtime)
+        cells = self._agent_cells(runtime)
+        background = self._load_background(runtime)
+        statuses = []
+        for agent in manifest.agents:
+            session = self._latest_session(runtime, agent.id)
+            cell = cells.get(session.id) if session else None
+            if session is not None and session.running:
+                statuses.append(AgentStatus(agent, "running", cell, cell is None,
+                                            conversation_id=session.conversation_id))
+            elif session is not None and session.error:
+                statuses.append(AgentStatus(agent, "failed", cell, error=session.error))
+            elif session is not None:
+                statuses.append(AgentStatus(agent, "exited", cell, exit_code=session.exit_code))
+            elif self._was_running(runtime, agent.id, background):
+                statuses.append(AgentStatus(agent, "resumable",
+                                            self._agent_leaf(runtime, agent.id)))
+            else:
+                statuses.append(AgentStatus(agent, "stopped", self._agent_leaf(runtime, agent.id)))
+        return statuses
+
+    def _latest_session(self, runtime: ProjectRuntime, agent_id: str) -> TerminalSession | None:
+        found = [s for s in self.service.sessions.values()
+                 if s.agent_id == agent_id and s.project_root == runtime.root]
+        running = [s for s in found if s.running]
+        candidates = running or found
+        return candidates[-1] if candidates else None
+
+    def _agent_leaf(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
+        for layout in runtime.layouts.layouts:
+            for leaf in iter_leaves(layout.tree.root):
+                if leaf.agent == agent_id:
+                    return leaf.id
+        return None
+
+    def _was_running(self, runtime: ProjectRuntime, agent_id: str,
+                     background: dict[str, dict[str, Any]]) -> bool:
+        if agent_id in background:
+            return True
+        return any(
+            leaf.agent == agent_id and leaf.agent_was_running
+            for layout in runtime.layouts.layouts
+            for leaf in iter_leaves(layout.tree.root)
+        )
+
+    # ─── launching ───────────────────────────────────────────────────────────────────
+
+    def launch(self, runtime: ProjectRuntime, name: str, *, where: str,
+               cell: CellRef | None = None, direction: Direction = Direction.ROW,
+               resume: bool = False, force: bool = False) -> AgentStatus:
+        """Launch (or re-attach) an agent.
+
+        Args:
+            where: "split" (a new cell next to `cell`), "cell" (in `cell`) or "background".
+            resume: Continue the recorded conversation when the profile can.
+        """
+        agent = self.agent(runtime, name)
+        profile = self.profile(agent.profile_id)
+        persona = self.persona_store.read(Path(runtime.root), agent)
+        target: Location = BACKGROUND
+        if where == "cell":
+            assert cell is not None
+            target = InCell(cell.leaf.id)
+        decision = decide_launch(self.live(runtime), agent.id,
+                                 target if where != "split" else InCell("(new split)"))
+        if decision.action is LaunchAction.REFUSE_ALREADY_RUNNING:
+            location = decision.location
+            where_now = self._describe_location(runtime, location)
+            error = AgentAlreadyRunning(agent.name, where_now)
+            raise CommandError(f"{error.message} (`idea select -t {where_now}`)",
+                               "AGENT_ALREADY_RUNNING")
+        if decision.action is LaunchAction.REATTACH:
+            session = self.session_of_agent(runtime, agent.id)
+            assert session is not None
+            if isinstance(decision.location, InCell) and cell is not None:
+                self._show_in_cell(runtime, cell, session, force)
+            return self._status_of(runtime, agent.id)
+        conversation_id, mode = self._conversation(runtime, agent, profile, resume)
+        if where == "split":
+            assert cell is not None
+            new_ids = self.service.split(cell, direction, agent=agent.id)
+            cell = self.service.find_cell(new_ids[-1])
+        elif where == "cell":
+            assert cell is not None
+            self._free_cell(cell, force)
+            cell = self.service.find_cell(cell.leaf.id)
+        session = self._spawn(runtime, agent, profile, persona, conversation_id, mode, cell)
+        if cell is not None:
+            self._bind(runtime, cell, session, conversation_id)
+        else:
+            self._record_background(runtime, agent, conversation_id, running=True)
+        self.service.notify_scene()
+        return self._status_of(runtime, agent.id)
+
+    def _conversation(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile,
+                      resume: bool) -> tuple[str | None, SessionMode]:
+        templates = profile.session
+        if templates is None:
+            return None, SessionMode.NONE
+        recorded = self._recorded_conversation(runtime, agent.id)
+        if resume and recorded and templates.resume_supported:
+            return recorded, SessionMode.RESUME
+        if templates.id_known_at_launch:
+            return str(uuid.uuid4()), SessionMode.START
+        return None, SessionMode.NONE
+
+    def _recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
+        for layout in runtime.layouts.layouts:
+            for leaf in iter_leaves(layout.tree.root):
+                if leaf.agent == agent_id and leaf.conversation_id:
+                    return leaf.conversation_id
+        entry = self._load_background(runtime).get(agent_id)
+        conversation = entry.get("conversationId") if entry else None
+        return conversation if isinstance(conversation, str) else None
+
+    def _spawn(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, persona: str,
+               conversation_id: str | None, mode: SessionMode,
+               cell: CellRef | None) -> TerminalSession:
+        root = Path(runtime.root)
+        run_dir = root / RUN_DIR / agent.id
+        run_dir.mkdir(parents=True, exist_ok=True)
+        content = compose_context(self._sections(runtime, persona))
+        context_path = run_dir / CONTEXT_FILE
+        context_path.write_text(content, encoding="utf-8")
+        if isinstance(profile.context_injection, ConventionFile):
+            # The file the CLI looks for, in the run dir: the user's own CLAUDE.md or
+            # AGENTS.md in the project are never touched (D19).
+            context_path = run_dir / profile.context_injection.target
+            context_path.parent.mkdir(parents=True, exist_ok=True)
+            context_path.write_text(content, encoding="utf-8")
+        values = {
+            "projectRoot": runtime.root,
+            "runDir": str(run_dir),
+            "path": str(context_path),
+            "content": content,
+            "conversationId": conversation_id or "",
+        }
+        argv = command_line(profile, values, session=mode)
+        cell_id = cell.leaf.id if cell is not None else f"background:{agent.id}"
+        env = self.service.cell_env(cell_id)
+        env.update(render_env(profile, values))
+        env["IDEA_AGENT"] = agent.id
+        env["IDEA_AGENT_NAME"] = agent.name
+        env["IDEA_PROJECT"] = runtime.root
+        cwd = render_cwd(profile, values)
+        cols, rows = self._size_for(runtime, cell)
+        session = self.service.spawn_program(SpawnSpec(argv, cwd, env), cols, rows,
+                                             agent_id=agent.id, agent_name=agent.name)
+        session.project_root = runtime.root
+        session.conversation_id = conversation_id
+        session.profile_id = profile.id
+        if session.error is not None:
+            session.error = (f"{session.error} — agent {agent.name} uses profile "
+                             f"{profile.name!r}: install `{profile.command}` or change the "
+                             f"agent's profile (`idea agent set-profile {agent.name} ...`) "
+                             f"or edit the profile (`idea profile edit {profile.id}`)")
+        elif isinstance(profile.context_injection, Stdin):
+            deliver_stdin(session, content, profile)
+        log.info("agent %s launched: %s in %s", agent.name, argv[0], cwd)
+        return session
+
+    def _sections(self, runtime: ProjectRuntime, persona: str) -> ContextSections:
+        root = Path(runtime.root)
+        project_context = None
+        shared = root / ".ideai" / "CONTEXT.md"
+        if shared.is_file():
+            project_context = shared.read_text(encoding="utf-8", errors="replace")
+        return ContextSections(
+            project_root=(
+                f"You work in the project `{runtime.name}`, rooted at `{runtime.root}`. "
+                "Read, edit and run commands there."
+            ),
+            project_context=project_context,
+            persona=persona,
+        )
+
+    def _size_for(self, runtime: ProjectRuntime, cell: CellRef | None) -> tuple[int, int]:
+        if cell is None:
+            width, height = self.service.size_of(None)
+            return width, max(1, height - 1)
+        geometry = self.service.page_geometry(runtime, cell.layout_id)
+        rect = geometry.cells.get(cell.leaf.id)
+        if rect is None:
+            return 80, 24
+        return rect.content.width, rect.content.height
+
+    def _free_cell(self, cell: CellRef, force: bool) -> None:
+        session = self.service.session_of(cell)
+        if session is not None and session.running:
+            busy = session.busy_command()
+            if busy and not force:
+                raise ConfirmationNeeded(f"the cell runs {busy}: replace it with the agent?")
+        if session is not None:
+            self.service.end_session(session)
+        runtime = cell.runtime
+        leaf = replace(cell.leaf, session=None, agent=None, agent_was_running=False,
+                       conversation_id=None)
+        runtime.set_tree(cell.layout_id, ops.replace_leaf(cell.tree, cell.leaf.id, leaf))
+
+    def _bind(self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession,
+              conversation_id: str | None) -> None:
+        current = self.service.find_cell(cell.leaf.id)
+        leaf = replace(current.leaf, session=session.id, agent=session.agent_id,
+                       agent_was_running=session.running, conversation_id=conversation_id)
+        runtime.set_tree(cell.layout_id, ops.replace_leaf(current.tree, cell.leaf.id, leaf))
+        self.service.adopt_session(runtime, cell.layout_id, session.id)
+        self.service.save_layouts(runtime)
+
+    def _show_in_cell(self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession,
+                      force: bool) -> None:
+        """Bring a background agent into a cell without respawning it (AGT-4)."""
+        self._free_cell(cell, force)
+        self._bind(runtime, self.service.find_cell(cell.leaf.id), session,
+                   session.conversation_id)
+        self._forget_background(runtime, session.agent_id or "")
+        self.service.resize_all(runtime)
+        self.service.notify_scene()
+
+    def _describe_location(self, runtime: ProjectRuntime, location: Location) -> str:
+        if isinstance(location, InCell):
+            for layout in runtime.layouts.layouts:
+                for index, leaf in enumerate(iter_leaves(layout.tree.root)):
+                    if leaf.id == location.cell_id:
+                        return f"{runtime.name}:{layout.name}.{index}"
+            return f"%{location.cell_id}"
+        return "the background"
+
+    def _status_of(self, runtime: ProjectRuntime, agent_id: str) -> AgentStatus:
+        return next(s for s in self.status(runtime) if s.agent.id == agent_id)
+
+    # ─── stopping, restarting, swapping ──────────────────────────────────────────────
+
+    def stop(self, runtime: ProjectRuntime, name: str) -> AgentStatus:
+        agent = self.agent(runtime, name)
+        session = self.session_of_agent(runtime, agent.id)
+        if session is None:
+            raise CommandError(f"agent {agent.name} is not running", "not_running")
+        self._mark_stopped(runtime, agent.id)
+        self.service.end_session(session)
+        # Its cell (if any) now waits for the agent: show that instead of a dead screen.
+        for layout in runtime.terminal_layouts():
+            self.service.resync_page(runtime, layout.id)
+        self.service.notify_scene()
+        return self._status_of(runtime, agent.id)
+
+    def restart(self, runtime: ProjectRuntime, name: str, *, resume: bool = True) -> AgentStatus:
+        """Stop the agent if it runs, then launch it again where it was."""
+        agent = self.agent(runtime, name)
+        session = self.session_of_agent(runtime, agent.id)
+        leaf_id = self._agent_leaf(runtime, agent.id)
+        in_background = session is not None and leaf_id is None
+        if session is not None:
+            self._mark_stopped(runtime, agent.id)
+            self.service.end_session(session)
+        if leaf_id is not None and not in_background:
+            cell = self.service.find_cell(leaf_id)
+            return self.launch(runtime, agent.id, where="cell", cell=cell, resume=resume,
+                               force=True)
+        return self.launch(runtime, agent.id, where="background", resume=resume)
+
+    def set_profile(self, runtime: ProjectRuntime, name: str, profile_id: str,
+                    force: bool) -> AgentStatus:
+        """Change an agent's profile; a running agent is relaunched in place (SWP-1)."""
+        agent = self.agent(runtime, name)
+        profile = self.profile(profile_id)
+        session = self.session_of_agent(runtime, agent.id)
+        if session is not None and not force:
+            raise ConfirmationNeeded(
+                f"{agent.name} is running: switching to {profile.name} restarts it and its "
+                "provider conversation is lost (its Markdown is kept). Continue?")
+        from core.agents.agent import change_profile
+
+        self.save_manifest(runtime, change_profile(self.manifest(runtime), agent.id, profile.id))
+        self._forget_conversation(runtime, agent.id)
+        if session is not None:
+            return self.restart(runtime, agent.id, resume=False)
+        return self._status_of(runtime, agent.id)
+
+    def _mark_stopped(self, runtime: ProjectRuntime, agent_id: str) -> None:
+        self._set_running_flag(runtime, agent_id, False)
+        self._forget_background(runtime, agent_id)
+
+    def _set_running_flag(self, runtime: ProjectRuntime, agent_id: str, running: bool) -> None:
+        changed = False
+        for layout in runtime.layouts.layouts:
+            tree = layout.tree
+            for leaf in iter_leaves(tree.root):
+                if leaf.agent == agent_id and leaf.agent_was_running != running:
+                    tree = ops.replace_leaf(tree, leaf.id,
+                                            replace(leaf, agent_was_running=running))
+                    changed = True
+            runtime.set_tree(layout.id, tree)
+        if changed:
+            self.service.save_layouts(runtime)
+
+    def _forget_conversation(self, runtime: ProjectRuntime, agent_id: str) -> None:
+        for layout in runtime.layouts.layouts:
+            tree = layout.tree
+            for leaf in iter_leaves(tree.root):
+                if leaf.agent == agent_id and leaf.conversation_id:
+                    tree = ops.replace_leaf(tree, leaf.id, replace(leaf, conversation_id=None))
+            runtime.set_tree(layout.id, tree)
+        self.service.save_layouts(runtime)
+
+    def _on_agent_exit(self, session: TerminalSession) -> None:
+        """An agent's CLI ended by itself: it no longer counts as running (no resume)."""
+        runtime = self.service.projects.get(session.project_root or "")
+        if runtime is None or session.agent_id is None:
+            return
+        if self.session_of_agent(runtime, session.agent_id) is None:
+            self._mark_stopped(runtime, session.agent_id)
+
+    def _cell_message(self, runtime: ProjectRuntime, leaf: Any) -> tuple[str, str]:
+        """Title and text of a cell reserved for an agent while the agent does not run."""
+        try:
+            agent = find_agent(self.manifest(runtime), leaf.agent)
+        except (IdeaError, CommandError):
+            return "agent", "This cell's agent no longer exists. Enter starts a shell."
+        if leaf.agent_was_running:
+            return (f"{agent.name} (not resumed)",
+                    f"Agent {agent.name} was running. Enter resumes it "
+                    f"(or `idea agent resume {agent.name}`).")
+        return f"{agent.name} (stopped)", f"Agent {agent.name} is stopped. Enter launches it."
+
+    # ─── background record ───────────────────────────────────────────────────────────
+
+    def _background_path(self, runtime: ProjectRuntime) -> Path:
+        return Path(runtime.root) / RUN_DIR / BACKGROUND_FILE
+
+    def _load_background(self, runtime: ProjectRuntime) -> dict[str, dict[str, Any]]:
+        try:
+            data = read_json(self._background_path(runtime))
+        except (FileNotFoundError, IdeaError):
+            return {}
+        agents = data.get("agents", {}) if isinstance(data, dict) else {}
+        return {k: v for k, v in agents.items() if isinstance(v, dict)}
+
+    def _record_background(self, runtime: ProjectRuntime, agent: Agent,
+                           conversation_id: str | None, running: bool) -> None:
+        entries = self._load_background(runtime)
+        entries[agent.id] = {"conversationId": conversation_id, "running": running}
+        self._write_background(runtime, entries)
+
+    def _forget_background(self, runtime: ProjectRuntime, agent_id: str) -> None:
+        entries = self._load_background(runtime)
+        if entries.pop(agent_id, None) is not None:
+            self._write_background(runtime, entries)
+
+    def _write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
+        path = self._background_path(runtime)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(path, {"version": 1, "agents": entries})
+
+    # ─── resume ──────────────────────────────────────────────────────────────────────
+
+    def resumable(self, runtime: ProjectRuntime) -> list[dict[str, Any]]:
+        """Agents that were running when the daemon (or the project) last stopped."""
+        manifest = self.manifest(runtime)
+        live = self.live(runtime)
+        found = []
+        for status in self.status(runtime):
+            if status.state != "resumable" or status.agent.id in live:
+                continue
+            try:
+                profile = self.profile(status.agent.profile_id)
+                supported = bool(profile.session and profile.session.resume_supported)
+            except IdeaError:
+                supported = False
+            found.append({
+                "agent": status.agent.name, "agentId": status.agent.id, "cell": status.cell,
+                "background": status.cell is None,
+                "conversationId": self._recorded_conversation(runtime, status.agent.id),
+                "resumeSupported": supported,
+            })
+        del manifest
+        return found
+
+    def resume(self, runtime: ProjectRuntime, names: list[str] | None) -> list[AgentStatus]:
+        """Relaunch resumable agents where they were (each once, LAY-7)."""
+        done = []
+        for entry in self.resumable(runtime):
+            if names is not None and entry["agent"] not in names and entry["agentId"] not in names:
+                continue
+            if entry["cell"] is not None:
+                cell = self.service.find_cell(entry["cell"])
+                done.append(self.launch(runtime, entry["agentId"], where="cell", cell=cell,
+                                        resume=True, force=True))
+            else:
+                done.append(self.launch(runtime, entry["agentId"], where="background",
+                                        resume=True))
+        return done

@@ -1,0 +1,426 @@
+"""`idea agent|template|profile`: the agent actions of the workspace, scriptable."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from idea_tui.cli_common import call, force_option, json_option, print_json, simple
+
+
+def _editor() -> list[str]:
+    return shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+
+
+def _edit_file(path: str) -> int:
+    try:
+        return subprocess.call([*_editor(), path])
+    except OSError as exc:
+        print(f"idea: cannot start the editor ({exc.strerror}): set $EDITOR", file=sys.stderr)
+        return 1
+
+
+def _read_content(args: argparse.Namespace) -> str | None:
+    if getattr(args, "file", None) is None:
+        return None
+    if args.file == "-":
+        return sys.stdin.read()
+    try:
+        return Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"idea: cannot read {args.file}: {exc.strerror}") from exc
+
+
+# ─── agents ────────────────────────────────────────────────────────────────────────────
+
+
+def _agents_table(agents: list[dict[str, Any]]) -> None:
+    if not agents:
+        print("no agents yet: `idea agent new NAME` or `idea agent new NAME --template T`")
+    for agent in agents:
+        state = agent["state"]
+        if state == "running":
+            state = (
+                "running in background"
+                if agent.get("background")
+                else (f"running in {agent.get('target', agent.get('cell', '?'))}")
+            )
+        elif state == "exited":
+            state = f"exited with code {agent.get('exitCode')}"
+        elif state == "failed":
+            state = f"failed: {agent.get('error', '')}"
+        badge = ""
+        if "updateAvailable" in agent:
+            update = agent["updateAvailable"]
+            badge = f"  [update available v{update['from']} → v{update['to']}]"
+        print(f"{agent['name']:<18} {agent['profileId']:<12} {state}{badge}")
+
+
+def cmd_agent_list(args: argparse.Namespace) -> int:
+    result = call(args, "agent_list", project=args.project)
+    if args.json:
+        print_json(result)
+    else:
+        _agents_table(result)
+    return 0
+
+
+def cmd_agent_new(args: argparse.Namespace) -> int:
+    result = call(
+        args,
+        "agent_new",
+        project=args.project,
+        name=args.name,
+        profile=args.profile,
+        template=args.template,
+        sync=args.sync or None,
+    )
+    return simple(args, result, f"agent {result['name']} created: {result['path']}")
+
+
+def cmd_agent_edit(args: argparse.Namespace) -> int:
+    result = call(args, "agent_path", project=args.project, agent=args.agent)
+    return _edit_file(result["path"])
+
+
+def cmd_agent_rename(args: argparse.Namespace) -> int:
+    result = call(args, "agent_rename", project=args.project, agent=args.agent, name=args.name)
+    return simple(args, result, f"renamed to {result['name']}")
+
+
+def cmd_agent_rm(args: argparse.Namespace) -> int:
+    result = call(
+        args, "agent_rm", project=args.project, agent=args.agent, force=args.force or None
+    )
+    return simple(args, result, f"deleted agent {result['deleted']}")
+
+
+def _state_line(result: dict[str, Any]) -> str:
+    where = "the background" if result.get("background") else result.get("target", "a cell")
+    return f"{result['name']}: {result['state']} in {where}"
+
+
+def cmd_agent_launch(args: argparse.Namespace) -> int:
+    result = call(
+        args,
+        "agent_launch",
+        project=args.project,
+        agent=args.agent,
+        target=args.target,
+        split=args.split is not None or None,
+        direction="down" if args.split == "v" else "right",
+        background=args.background or None,
+        resume=args.resume or None,
+        force=args.force or None,
+    )
+    return simple(args, result, _state_line(result))
+
+
+def cmd_agent_stop(args: argparse.Namespace) -> int:
+    result = call(args, "agent_stop", project=args.project, agent=args.agent)
+    return simple(args, result, f"{result['name']}: stopped")
+
+
+def cmd_agent_restart(args: argparse.Namespace) -> int:
+    result = call(
+        args, "agent_restart", project=args.project, agent=args.agent, resume=args.resume or None
+    )
+    return simple(args, result, _state_line(result))
+
+
+def cmd_agent_set_profile(args: argparse.Namespace) -> int:
+    result = call(
+        args,
+        "agent_set_profile",
+        project=args.project,
+        agent=args.agent,
+        profile=args.profile,
+        force=args.force or None,
+    )
+    return simple(args, result, f"{result['name']} now uses {result['profileId']}")
+
+
+def cmd_agent_resume(args: argparse.Namespace) -> int:
+    if args.list:
+        result = call(args, "agent_resumable", project=args.project, all=args.all or None)
+        if args.json:
+            print_json(result)
+        for entry in [] if args.json else result:
+            how = "resume" if entry["resumeSupported"] else "fresh start"
+            print(f"{entry['project']}: {entry['agent']} ({how})")
+        return 0
+    result = call(
+        args, "agent_resume", project=args.project, all=args.all or None, agents=args.agents or None
+    )
+    if args.json:
+        print_json(result)
+    elif not result:
+        print("nothing to resume")
+    for entry in [] if args.json else result:
+        print(_state_line(entry))
+    return 0
+
+
+def cmd_agent_sync(args: argparse.Namespace) -> int:
+    result = call(
+        args, "agent_sync", project=args.project, agent=args.agent, force=args.force or None
+    )
+    backup = f" (your version kept in {result['backup']})" if result.get("backup") else ""
+    return simple(
+        args,
+        result,
+        f"{result['agent']}: synced with {result['template']} "
+        f"v{result['version']} ({result['status']}){backup}",
+    )
+
+
+def cmd_agent_keep_in_sync(args: argparse.Namespace) -> int:
+    result = call(
+        args, "agent_set_sync", project=args.project, agent=args.agent, on=args.state == "on"
+    )
+    return simple(
+        args, result, f"{result['name']}: keep in sync {'on' if result['synchronized'] else 'off'}"
+    )
+
+
+# ─── templates ─────────────────────────────────────────────────────────────────────────
+
+
+def cmd_template_list(args: argparse.Namespace) -> int:
+    result = call(args, "template_list", start=True)
+    if args.json:
+        print_json(result)
+        return 0
+    if not result["templates"]:
+        print("no templates: `idea template install-pack` adds a software team")
+    for template in result["templates"]:
+        print(f"{template['id']:<20} v{template['version']:<4} {template['name']}")
+    for problem in result["problems"]:
+        print(f"! {problem}", file=sys.stderr)
+    return 0
+
+
+def cmd_template_new(args: argparse.Namespace) -> int:
+    content = _read_content(args)
+    if content is None:
+        content = f"# {args.name}\n\n## Role\n\n## How to work\n\n## Done means\n"
+    result = call(
+        args, "template_new", start=True, name=args.name, content=content, profile=args.profile
+    )
+    return simple(args, result, f"template {result['id']} v{result['version']} created")
+
+
+def cmd_template_show(args: argparse.Namespace) -> int:
+    result = call(args, "template_show", start=True, template=args.template)
+    if args.json:
+        print_json(result)
+    else:
+        sys.stdout.write(result["content"])
+    return 0
+
+
+def cmd_template_update(args: argparse.Namespace) -> int:
+    content = _read_content(args)
+    if content is None and args.name is None:
+        shown = call(args, "template_show", start=True, template=args.template)
+        with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as handle:
+            handle.write(shown["content"])
+        if _edit_file(handle.name) != 0:
+            return 1
+        content = Path(handle.name).read_text(encoding="utf-8")
+        os.unlink(handle.name)
+    result = call(
+        args, "template_update", start=True, template=args.template, content=content, name=args.name
+    )
+    return simple(args, result, f"template {result['id']} is now v{result['version']}")
+
+
+def cmd_template_rm(args: argparse.Namespace) -> int:
+    result = call(args, "template_rm", start=True, template=args.template)
+    return simple(args, result, f"deleted template {result['deleted']}")
+
+
+def cmd_template_install_pack(args: argparse.Namespace) -> int:
+    result = call(args, "template_install_pack", start=True)
+    return simple(args, result, "installed: " + ", ".join(t["name"] for t in result))
+
+
+# ─── profiles ──────────────────────────────────────────────────────────────────────────
+
+
+def cmd_profile_list(args: argparse.Namespace) -> int:
+    result = call(args, "profile_list", start=True)
+    if args.json:
+        print_json(result)
+        return 0
+    for profile in result["profiles"]:
+        injection = profile.get("contextInjection", {}).get("strategy", "?")
+        print(
+            f"{profile['id']:<14} {profile['name']:<16} {profile['command']:<10} "
+            f"{injection:<15} {profile['source']}"
+        )
+    return 0
+
+
+def cmd_profile_add(args: argparse.Namespace) -> int:
+    result = call(args, "profile_add", start=True, file=os.path.abspath(args.file))
+    return simple(args, result, f"profile {result['id']} added")
+
+
+def cmd_profile_edit(args: argparse.Namespace) -> int:
+    if args.file is not None:
+        result = call(args, "profile_edit", start=True, file=os.path.abspath(args.file))
+        return simple(args, result, f"profile {result['id']} saved")
+    listed = call(args, "profile_list", start=True)["profiles"]
+    current = next((p for p in listed if p["id"] == args.profile), None)
+    if current is None:
+        print(f"idea: no profile {args.profile!r} (`idea profile list`)", file=sys.stderr)
+        return 1
+    current.pop("source", None)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(current, handle, indent=2)
+    if _edit_file(handle.name) != 0:
+        return 1
+    result = call(args, "profile_edit", start=True, file=handle.name)
+    os.unlink(handle.name)
+    return simple(args, result, f"profile {result['id']} saved")
+
+
+def cmd_profile_detect(args: argparse.Namespace) -> int:
+    result = call(args, "profile_detect", start=True)
+    if args.json:
+        print_json(result)
+        return 0
+    for entry in result:
+        state = {True: "found", False: "not found", None: "no detect command"}[entry["found"]]
+        print(f"{entry['id']:<14} {state:<18} {entry['detail']}")
+    return 0
+
+
+# ─── parser ────────────────────────────────────────────────────────────────────────────
+
+
+def _project_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-p", "--project", help="the project (default: the current one)")
+
+
+def register(sub: Any) -> None:
+    """Add the agent, template and profile commands to the `idea` parser's subcommands."""
+    agent = sub.add_parser("agent", help="the project's agents (new, list, launch, ...)")
+    agent.set_defaults(run=cmd_agent_list, project=None, json=False)
+    actions = agent.add_subparsers(metavar="ACTION")
+
+    def action(name: str, run: Any, text: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = actions.add_parser(name, help=text, description=text)
+        parser.set_defaults(run=run)
+        _project_option(parser)
+        json_option(parser)
+        return parser
+
+    action("list", cmd_agent_list, "agents with their state")
+    new = action("new", cmd_agent_new, "create an agent (from scratch or a template)")
+    new.add_argument("name")
+    new.add_argument("--profile", help="the CLI profile (default: the template's, or claude-code)")
+    new.add_argument("--template", help="start from this template")
+    new.add_argument("--sync", action="store_true", help="keep it in sync with the template")
+    action("edit", cmd_agent_edit, "edit the agent's Markdown in $EDITOR").add_argument("agent")
+    rename = action("rename", cmd_agent_rename, "rename an agent (its file keeps its name)")
+    rename.add_argument("agent")
+    rename.add_argument("name")
+    rm = action("rm", cmd_agent_rm, "delete an agent (stops it; its Markdown goes to the trash)")
+    rm.add_argument("agent")
+    force_option(rm)
+    launch = action(
+        "launch",
+        cmd_agent_launch,
+        "launch an agent: new split (default), a cell (-t) or the background",
+    )
+    launch.add_argument("agent")
+    launch.add_argument("-t", "--target", help="the cell to launch in (or next to, with --split)")
+    launch.add_argument("--split", choices=("h", "v"), help="in a new cell beside (h) or below (v)")
+    launch.add_argument("--background", action="store_true", help="no cell")
+    launch.add_argument("--resume", action="store_true", help="continue its last conversation")
+    force_option(launch)
+    action("stop", cmd_agent_stop, "stop a running agent").add_argument("agent")
+    restart = action("restart", cmd_agent_restart, "stop and launch again where it was")
+    restart.add_argument("agent")
+    restart.add_argument("--resume", action="store_true", help="continue its conversation")
+    swap = action(
+        "set-profile",
+        cmd_agent_set_profile,
+        "change the agent's CLI profile (a running agent restarts)",
+    )
+    swap.add_argument("agent")
+    swap.add_argument("profile")
+    force_option(swap)
+    resume = action("resume", cmd_agent_resume, "resume the agents that were running")
+    resume.add_argument("agents", nargs="*", metavar="AGENT")
+    resume.add_argument("--all", action="store_true", help="in every open project")
+    resume.add_argument("--list", action="store_true", help="only list what can be resumed")
+    sync = action("sync", cmd_agent_sync, "update the agent's Markdown from its template")
+    sync.add_argument("agent")
+    force_option(sync)
+    keep = action("keep-in-sync", cmd_agent_keep_in_sync, "turn template sync on or off")
+    keep.add_argument("agent")
+    keep.add_argument("state", choices=("on", "off"))
+
+    template = sub.add_parser("template", help="global agent templates (new, list, update, ...)")
+    template.set_defaults(run=cmd_template_list, json=False)
+    tactions = template.add_subparsers(metavar="ACTION")
+
+    def taction(name: str, run: Any, text: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = tactions.add_parser(name, help=text, description=text)
+        parser.set_defaults(run=run)
+        json_option(parser)
+        return parser
+
+    taction("list", cmd_template_list, "templates with their versions")
+    tnew = taction("new", cmd_template_new, "create a template (content from --file, or a stub)")
+    tnew.add_argument("name")
+    tnew.add_argument("--file", help="Markdown file, or - for stdin")
+    tnew.add_argument("--profile", help="default profile of agents made from it")
+    taction("show", cmd_template_show, "print a template's Markdown").add_argument("template")
+    tupdate = taction(
+        "update",
+        cmd_template_update,
+        "new content (from --file, else $EDITOR): the version goes up",
+    )
+    tupdate.add_argument("template")
+    tupdate.add_argument("--file", help="Markdown file, or - for stdin")
+    tupdate.add_argument("--name", help="rename it")
+    taction("rm", cmd_template_rm, "delete a template").add_argument("template")
+    tsync = taction("sync", cmd_agent_sync, "sync an agent with its template")
+    tsync.add_argument("agent")
+    tsync.set_defaults(project=None)
+    force_option(tsync)
+    taction(
+        "install-pack",
+        cmd_template_install_pack,
+        "add the software team templates (conductor, architect, developer, QA, git keeper)",
+    )
+
+    profile = sub.add_parser("profile", help="AI CLI profiles (list, add, edit, detect)")
+    profile.set_defaults(run=cmd_profile_list, json=False)
+    pactions = profile.add_subparsers(metavar="ACTION")
+
+    def paction(name: str, run: Any, text: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = pactions.add_parser(name, help=text, description=text)
+        parser.set_defaults(run=run)
+        json_option(parser)
+        return parser
+
+    paction("list", cmd_profile_list, "configured and built-in profiles")
+    paction(
+        "add", cmd_profile_add, "add a profile from a JSON file (profiles.json format)"
+    ).add_argument("file", metavar="FILE.json")
+    pedit = paction("edit", cmd_profile_edit, "edit a profile in $EDITOR (or from --file)")
+    pedit.add_argument("profile")
+    pedit.add_argument("--file", help="the profile as JSON")
+    paction("detect", cmd_profile_detect, "which CLIs are installed")
