@@ -29,8 +29,11 @@ them so that the machine's noise (2 cores, shared) hits both alike:
    tmux server + client the same. Median of `--runs`; target ≤ 40 %.
 4. memory: daemon (tmux server) RSS before and after filling `--mem-cells` cells (idea: one
    page each, `idea layout new`; tmux: one window each, history-limit 10000) with 12,000 lines
-   of 120-column SGR-rich text, divided by the number of cells. Fresh servers each run;
-   median of `--runs`; target ≤ 8 MB per cell.
+   of 120-column SGR-rich text, each word in its own style, divided by the number of cells.
+   The judged figure uses a fixed theme of 68 colours (as editors, `bat` and agents print;
+   the same as bench_emulator's scrollback figure); then as many more cells are filled with a
+   random colour per word (15 % truecolor), the worst case for a table of distinct styles.
+   Fresh servers each run; median of `--runs`; target ≤ 8 MB per cell.
 
 Everything runs in a temporary directory: private HOME and IDEA_HOME per test, tmux on its
 own `-L` socket with `-f /dev/null`, `bash --norc --noprofile` with a fixed PS1 for both.
@@ -126,8 +129,32 @@ def write_log(path: Path, size: int, seed: int = 3) -> None:
     path.write_text("".join(lines))
 
 
-def write_fill(path: Path, lines: int = FILL_LINES, cols: int = FILL_COLS, seed: int = 4) -> None:
-    """`lines` lines of exactly `cols` columns, a style change every few words."""
+# A fixed theme, as editors, `bat`, `delta` and agents print (the same as bench_emulator's
+# scrollback figure): 16 ANSI colours, 40 palette colours, 12 truecolor colours.
+_THEME = (
+    [f"3{n}" for n in range(8)]
+    + [f"9{n}" for n in range(8)]
+    + [f"38;5;{16 + 5 * n}" for n in range(40)]
+    + [f"38;2;{40 + 17 * n};{200 - 13 * n};{90 + 11 * n}" for n in range(12)]
+)
+
+
+def _fill_style(rng: random.Random, theme: bool) -> str:
+    attr = rng.choice(("", "1;", "2;", "3;", "4;"))
+    if theme:
+        return f"{attr}{rng.choice(_THEME)}"
+    pick = rng.random()  # the worst case: a random colour per word, 15 % truecolor
+    if pick < 0.5:
+        return f"{attr}3{rng.randrange(8)};4{rng.randrange(8)}"
+    if pick < 0.85:
+        return f"{attr}38;5;{rng.randrange(256)}"
+    return f"{attr}38;2;{rng.randrange(256)};{rng.randrange(256)};{rng.randrange(256)}"
+
+
+def write_fill(
+    path: Path, theme: bool, lines: int = FILL_LINES, cols: int = FILL_COLS, seed: int = 4
+) -> None:
+    """`lines` lines of exactly `cols` columns, each word in its own style."""
     rng = random.Random(seed)
     out: list[str] = []
     for _ in range(lines):
@@ -135,21 +162,12 @@ def write_fill(path: Path, lines: int = FILL_LINES, cols: int = FILL_COLS, seed:
         width = 0
         while width < cols:
             word = rng.choice(_WORDS)[: cols - width]
-            kind = rng.randrange(4)
-            if kind == 0:
-                style = f"38;5;{rng.randrange(256)}"
-            elif kind == 1:
-                style = f"1;38;2;{rng.randrange(256)};{rng.randrange(256)};{rng.randrange(256)}"
-            elif kind == 2:
-                style = f"3{rng.randrange(8)};4{rng.randrange(8)}"
-            else:
-                style = "0"
-            parts.append(f"\x1b[{style}m{word}")
+            parts.append(f"\x1b[{_fill_style(rng, theme)}m{word}\x1b[0m")
             width += len(word)
             if width < cols:
-                parts.append("\x1b[0m ")
+                parts.append(" ")
                 width += 1
-        out.append(f"{''.join(parts)}\x1b[0m\n")
+        out.append(f"{''.join(parts)}\n")
     path.write_text("".join(out))
 
 
@@ -420,7 +438,7 @@ class Tmux(Side):
         self.run("set-option", "-g", "default-terminal", "xterm-256color")
         self.run("set-option", "-g", "history-limit", "10000")
         # A first pane made after the options, so that it has them too.
-        self.run("new-window", "-t", session, "-c", str(self.project))
+        self.run("new-window", "-t", f"{session}:", "-c", str(self.project))
         self.run("kill-window", "-t", f"{session}:0")
         self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip()
         self.attach([*self.base, "attach", "-t", session], f"[{session}]".encode())
@@ -490,7 +508,7 @@ class Results:
     cpu_server: Pair = field(default_factory=Pair)
     cpu_client: Pair = field(default_factory=Pair)
     fps: Pair = field(default_factory=Pair)
-    mem: Pair = field(default_factory=Pair)
+    mem: dict[str, Pair] = field(default_factory=lambda: {"theme": Pair(), "random": Pair()})
     history: Pair = field(default_factory=Pair)
     done: set[str] = field(default_factory=set)
 
@@ -655,46 +673,53 @@ def bench_memory(
     env: dict[str, str],
     work: Path,
     binaries: tuple[str, str],
-    fill: Path,
+    inputs: Path,
     cells: int,
     runs: int,
     res: Results,
     log: Log,
 ) -> None:
+    """Fresh servers each run; `cells` cells filled with the theme fill, then as many more
+    with the random-colour fill, each group measured by the RSS it added."""
+    fills = (("theme", inputs / "fill-theme.txt"), ("random", inputs / "fill-random.txt"))
     for run in range(runs):
         with both(env, work, f"memory-{run}", *binaries) as (idea, tmux):
             targets: dict[str, list[str]] = {}
-            for _ in range(cells):
+            for _ in range(cells * len(fills)):
                 idea.run("layout", "new")
-                tmux.run("new-window", "-t", TMUX_SESSION, "-c", str(tmux.project))
+                tmux.run("new-window", "-t", f"{TMUX_SESSION}:", "-c", str(tmux.project))
             pages = idea.cell_info(all_pages=True)
             targets["idea"] = [str(c["id"]) for c in pages if c.get("page") != "Default"]
             windows = tmux.run("list-panes", "-s", "-t", TMUX_SESSION, "-F", "#{pane_id}")
             targets["tmux"] = windows.split()[1:]
             sides: list[Side] = [idea, tmux]
             for side in sides:
-                if len(targets[side.name]) != cells:
+                if len(targets[side.name]) != cells * len(fills):
                     raise BenchError(f"{side.name}: {len(targets[side.name])} cells to fill")
                 for cell in targets[side.name]:
                     side.wait_screen(cell, re.escape(PROMPT.strip()))
             for side in sides:
-                side.quiet()
-                time.sleep(1.0)
                 pid = side.server_pid()
-                before = rss_mb(pid)
-                for cell in targets[side.name]:
-                    side.cat_until_marker(cell, fill, 200 + run)
-                side.quiet()
-                time.sleep(1.0)
-                after = rss_mb(pid)
+                for index, (kind, fill) in enumerate(fills):
+                    group = targets[side.name][index * cells : (index + 1) * cells]
+                    side.quiet()
+                    time.sleep(1.0)
+                    before = rss_mb(pid)
+                    for cell in group:
+                        side.cat_until_marker(cell, fill, 200 + run)
+                    side.quiet()
+                    time.sleep(1.0)
+                    after = rss_mb(pid)
+                    per_cell = (after - before) / cells
+                    res.mem[kind].of(side).append(per_cell)
+                    log(
+                        f"memory ({kind} colours), {side.name} run {run + 1}: RSS {before:.1f}"
+                        f" → {after:.1f} MB, {per_cell:.2f} MB per cell"
+                    )
+                # Last: a capture of the whole history allocates (and keeps) memory itself.
                 history = median([side.history_lines(c) for c in targets[side.name]])
-                per_cell = (after - before) / cells
-                res.mem.of(side).append(per_cell)
                 res.history.of(side).append(history)
-                log(
-                    f"memory, {side.name} run {run + 1}: RSS {before:.1f} → {after:.1f} MB, "
-                    f"{per_cell:.2f} MB per cell; {history:.0f} history lines per cell"
-                )
+                log(f"memory, {side.name}: {history:.0f} lines of history per cell")
 
 
 # ─── report ─────────────────────────────────────────────────────────────────────────────
@@ -813,17 +838,23 @@ def report(res: Results, runs: int, args: argparse.Namespace) -> str:
             f"{median(r.fps.tmux):.0f}",
         )
     if "memory" in r.done:
+        for kind, label, target in (
+            ("theme", "theme colours", TARGET_MEM_MB),
+            ("random", "worst case, a random colour per word", None),
+        ):
+            pair = r.mem[kind]
+            add(
+                f"memory per cell, 10,000 lines of history ({label})" if target else f"  {label}",
+                median(pair.idea),
+                _spread(pair.idea, ".2f", "MB"),
+                median(pair.tmux),
+                _spread(pair.tmux, ".2f", "MB"),
+                target,
+                f"≤ {target:g} MB" if target else "",
+            )
         add(
-            f"memory per cell, {args.mem_cells} cells × {FILL_LINES:,} lines × {FILL_COLS} cols",
-            median(r.mem.idea),
-            _spread(r.mem.idea, ".2f", "MB"),
-            median(r.mem.tmux),
-            _spread(r.mem.tmux, ".2f", "MB"),
-            TARGET_MEM_MB,
-            f"≤ {TARGET_MEM_MB:g} MB",
-        )
-        add(
-            "  scrollback lines held per cell",
+            f"  history lines held per cell ({args.mem_cells} cells filled with "
+            f"{FILL_LINES:,} lines × {FILL_COLS} cols)",
             median(r.history.idea),
             f"{median(r.history.idea):,.0f}",
             median(r.history.tmux),
@@ -861,7 +892,7 @@ def run_test(
 ) -> None:
     inputs = work / "inputs"
     if test == "memory":
-        bench_memory(env, work, binaries, inputs / "fill.txt", args.mem_cells, args.runs, res, log)
+        bench_memory(env, work, binaries, inputs, args.mem_cells, args.runs, res, log)
         return
     with both(env, work, test, *binaries) as (idea, tmux):
         sides: list[Side] = [idea, tmux]
@@ -914,10 +945,10 @@ def main(argv: list[str] | None = None) -> int:
             log_file = inputs / "log.txt"
             write_log(log_file, int(args.size_mb * 1_000_000))
             res.cat_mb = log_file.stat().st_size / 1e6
-            fill = inputs / "fill.txt"
-            write_fill(fill)
+            write_fill(inputs / "fill-theme.txt", theme=True)
+            write_fill(inputs / "fill-random.txt", theme=False)
             (inputs / "agent.py").write_text(AGENT_SCRIPT)
-            log(f"inputs: log {res.cat_mb:.1f} MB, fill {fill.stat().st_size / 1e6:.1f} MB")
+            log(f"inputs: log {res.cat_mb:.1f} MB")
             for test in TESTS:
                 if test not in wanted:
                     continue

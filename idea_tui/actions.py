@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
@@ -27,6 +28,21 @@ if TYPE_CHECKING:
 DRAG_INTERVAL = 0.03
 # Lines of history copy mode loads (the most recent ones).
 COPY_MODE_LINES = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What `ActionRunner.attempt` got: a result, or an error message and its code."""
+
+    result: Any = None
+    error: str | None = None
+    code: str | None = None
+    declined: bool = False
+    """The daemon asked for a confirmation and the user said no."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
 
 
 class ActionRunner:
@@ -48,10 +64,38 @@ class ActionRunner:
                 if await self.ask(_confirm_screen(str(exc))):
                     return await self.call(method, **{**params, "force": True})
                 return None
-            self.app.status.show(str(exc), "error")
+            self.report(str(exc), "error")
         except DaemonError as exc:
-            self.app.status.show(str(exc), "error")
+            self.report(str(exc), "error")
         return None
+
+    async def attempt(self, method: str, **params: Any) -> Answer:
+        """Like `call`, but a failure is returned, not reported, for the caller to word.
+
+        A "confirm" answer still asks the user; declining gives an `Answer` with
+        `declined` set and an empty error.
+        """
+        gateway = self.app.gateway
+        if gateway is None:
+            return Answer(error="not connected to the idea daemon", code="error")
+        try:
+            return Answer(result=await gateway.call(method, **params))
+        except CommandFailed as exc:
+            if exc.code == "confirm" and not params.get("force"):
+                if await self.ask(_confirm_screen(str(exc))):
+                    return await self.attempt(method, **{**params, "force": True})
+                return Answer(error="", code="confirm", declined=True)
+            return Answer(error=str(exc), code=exc.code)
+        except DaemonError as exc:
+            return Answer(error=str(exc), code="error")
+
+    def report(self, message: str, level: str = "info") -> None:
+        """A message on the status line, and in the message line of the panel on top."""
+        from idea_tui.widgets.message_line import MessageLine
+
+        self.app.status.show(message, level)
+        for line in self.app.screen.query(MessageLine):
+            line.show(message, level)
 
     async def ask(self, screen: Screen[Any]) -> Any:
         """Show a modal screen and wait for what it is dismissed with.
@@ -71,6 +115,10 @@ class ActionRunner:
     def _focused(self) -> str | None:
         cell = self.app.view.focused_cell
         return f"%{cell.id}" if cell is not None else None
+
+    def focused_target(self) -> str | None:
+        """The focused cell as a command target (`%<cell id>`), None without one."""
+        return self._focused()
 
     async def run(self, name: str, argument: str | None = None) -> None:
         """Run an action by name (from the key table or the palette)."""
@@ -292,6 +340,47 @@ class ActionRunner:
         from idea_tui.screens.tree import TreeScreen
 
         self.app.push_screen(TreeScreen(self))
+
+    # ─── agents, templates, profiles ─────────────────────────────────────────────────
+
+    async def first_run(self) -> None:
+        """The first-run wizard (FRW-1), when profiles.json does not exist yet.
+
+        Saving or skipping writes profiles.json, so it is never shown again. Quiet on
+        failure: a daemon without agents simply has no wizard.
+        """
+        answer = await self.attempt("profile_list")
+        info = answer.result
+        if not answer.ok or not isinstance(info, dict) or info.get("configured", True):
+            return
+        from idea_tui.screens.profiles import ProfilesScreen
+
+        await self.ask(ProfilesScreen(self, info.get("profiles", []), first_run=True))
+
+    async def do_agents(self) -> None:
+        from idea_tui.screens.agents import AgentsScreen
+
+        self.app.push_screen(AgentsScreen(self))
+
+    async def do_templates(self) -> None:
+        from idea_tui.screens.templates import TemplatesScreen
+
+        self.app.push_screen(TemplatesScreen(self))
+
+    async def do_profiles(self) -> None:
+        from idea_tui.screens.profiles import ProfilesScreen
+
+        self.app.push_screen(ProfilesScreen(self))
+
+    async def do_new_agent(self) -> None:
+        from idea_tui.screens import flows
+
+        await flows.new_agent(self)
+
+    async def do_install_team_pack(self) -> None:
+        from idea_tui.screens import flows
+
+        await flows.install_team_pack(self)
 
     # ─── client ──────────────────────────────────────────────────────────────────────
 

@@ -86,6 +86,7 @@ class IdeaApp(App[str], inherit_bindings=False):
             gateway.on_message = self.handle_message  # type: ignore[attr-defined]
             gateway.on_closed = self._on_gateway_closed  # type: ignore[attr-defined]
             gateway.start()  # type: ignore[attr-defined]
+            self._in_worker(self.runner.first_run())
 
     def _send_size(self, width: int, height: int) -> None:
         if self.gateway is not None and width > 0 and height > 0:

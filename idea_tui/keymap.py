@@ -83,6 +83,25 @@ ACTIONS: tuple[ActionInfo, ...] = (
         argument="Window name (created if new)",
     ),
     ActionInfo("rename_window", "Rename this window", "Projects", ("$",), argument="Window name"),
+    # agents, templates, profiles
+    ActionInfo(
+        "agents",
+        "Agents panel: launch, stop, edit, sync the project's agents",
+        "Agents",
+        ("A",),
+    ),
+    ActionInfo("new_agent", "New agent, from scratch or a template", "Agents"),
+    ActionInfo(
+        "templates", "Templates: edit, create, delete; agents from a template", "Agents", ("T",)
+    ),
+    ActionInfo(
+        "install_team_pack",
+        "Install the software team templates (conductor, architect, developer, QA, git keeper)",
+        "Agents",
+    ),
+    ActionInfo(
+        "profiles", "Profiles: the AI CLIs agents run, detect installed ones", "Agents", ("S",)
+    ),
     # client
     ActionInfo(
         "copy_mode", "Copy mode: scroll, search, select and copy the history", "Client", ("[",)

@@ -40,12 +40,16 @@ def idea(tmp_path: Path, test_shell: Path) -> Iterator[IdeaEnv]:
 
 @pytest.fixture
 def tui(idea: IdeaEnv) -> Iterator[TuiFactory]:
-    """`tui(width=…, height=…, window=…)` starts an attached client in tmux."""
+    """`tui(width=…, height=…, window=…)` starts an attached client in tmux.
+
+    The first-run wizard (issue 4) is skipped first: these tests are about the workspace.
+    """
     require_tmux()
     clients: list[TuiClient] = []
 
     def start(*, width: int = 120, height: int = 35, window: str | None = None,
               args: tuple[str, ...] | None = None) -> TuiClient:
+        idea.skip_first_run()
         client = TuiClient(idea, width=width, height=height, window=window, args=args)
         clients.append(client)
         return client.start()

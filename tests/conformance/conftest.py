@@ -44,9 +44,10 @@ def compare(idea_env: IdeaEnv, tmp_path: Path) -> Iterator[Comparison]:
     pane = TmuxPane(idea_env, tmp_path)
     try:
         cols, rows = cell.size()
-        pane.start(cols, rows, project, idea_env.env["SHELL"])
+        pane.start(cols, rows, project)
         comparison = Comparison(idea_env, cell, pane)
         comparison.shell_ready()
         yield comparison
     finally:
+        cell.close()
         pane.kill()

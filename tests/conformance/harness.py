@@ -20,21 +20,24 @@ from __future__ import annotations
 import contextlib
 import difflib
 import itertools
-import json
 import os
 import re
 import shlex
 import subprocess
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from idea_tui.control import ControlClient
 from tests.adapters.emulator.tmux_reference import DEFAULT, Cells, Style, decode_lines, trim
 from tests.helpers.idea import IdeaEnv
 from tests.helpers.retry import retry_until
 
 STABLE_POLLS = 3
-"""A screen is stable once this many polls in a row saw the same (masked) picture."""
+STABLE_SECONDS = 0.25
+"""A screen is stable once this many polls in a row, over this long, saw the same (masked)
+picture."""
 STEP_TIMEOUT = 15.0
 """How long one step may take to settle into equal screens before it fails."""
 _names = itertools.count(1)
@@ -60,23 +63,20 @@ def no_mask(screen: Screen) -> Screen:
 # ─── masks ──────────────────────────────────────────────────────────────────────────────
 
 
-def _map_row(screen: Screen, y: int, text_fn: Callable[[str], str]) -> tuple[str, Cells]:
-    """Apply `text_fn` to row `y`'s text and, run by run, to its cells (same style kept)."""
-    text = text_fn(screen.text[y]) if y < len(screen.text) else ""
-    cells: Cells = []
-    row = screen.cells[y] if y < len(screen.cells) else []
-    for style, group in itertools.groupby(row, key=lambda cell: cell[1]):
-        chars = "".join(char for char, _ in group)
-        cells.extend((char, style) for char in text_fn(chars))
-    return text, cells
-
-
-def map_rows(screen: Screen, rows: Iterable[int], text_fn: Callable[[str], str]) -> Screen:
-    """`screen` with `text_fn` applied to the text (and each style run) of `rows`."""
+def map_rows(screen: Screen, rows: Iterable[int], text_fn: Callable[[str], str],
+             run_fn: Callable[[str], str] | None = None) -> Screen:
+    """`screen` with `text_fn` applied to the text of `rows`, and `run_fn` (default
+    `text_fn`) to each run of one style in their attribute rows (the style is kept)."""
+    run_fn = run_fn or text_fn
     text, cells = list(screen.text), list(screen.cells)
     for y in rows:
-        if y < len(text):
-            text[y], cells[y] = _map_row(screen, y, text_fn)
+        if y >= len(text):
+            continue
+        text[y] = text_fn(text[y])
+        row: Cells = []
+        for style, group in itertools.groupby(cells[y], key=lambda cell: cell[1]):
+            row.extend((char, style) for char in run_fn("".join(char for char, _ in group)))
+        cells[y] = row
     return replace(screen, text=text, cells=cells)
 
 
@@ -97,6 +97,9 @@ def blank_rows(screen: Screen, rows: Iterable[int]) -> Screen:
 
 
 def _decode(ansi: str, rows: int) -> list[Cells]:
+    """Decoded SGR rows, without the trailing blanks that show nothing (default foreground,
+    no attribute: tmux prints only cells a program wrote, and not the background of erased
+    ones; idea prints erased cells with a background)."""
     lines = [trim(line) for line in decode_lines(ansi.removesuffix("\n"))] if ansi else []
     return (lines + [[] for _ in range(rows)])[:rows]
 
@@ -107,11 +110,14 @@ def _rows(text: str, rows: int) -> list[str]:
 
 
 class IdeaCell:
-    """A cell of the private daemon, read through the real `idea` binary."""
+    """A cell of the private daemon. Compared screens are read through the real `idea`
+    binary; the many reads that only watch for the screen to hold still send the same
+    `capture` request over one open control connection (a CLI call costs ~0.15 s)."""
 
     def __init__(self, env: IdeaEnv, target: str) -> None:
         self.env = env
         self.target = target
+        self._control: ControlClient | None = None
 
     def size(self) -> tuple[int, int]:
         info = self.env.json("capture", "-t", self.target)
@@ -121,14 +127,24 @@ class IdeaCell:
         args = ["send-keys", "-t", self.target] + (["-l"] if literal else [])
         self.env.run(*args, "--", *keys)
 
-    def poll(self) -> tuple[str, tuple[int, int], int]:
-        """(`capture --ansi` text, cursor, rows) in one call."""
-        info = self.env.json("capture", "--ansi", "-t", self.target)
+    def poll(self, *, fast: bool = False) -> tuple[str, tuple[int, int], int]:
+        """(`capture --ansi` text, cursor, rows)."""
+        if fast:
+            if self._control is None:
+                self._control = ControlClient.connect(self.env.locations)
+            info = self._control.call("capture", target=self.target, ansi=True)
+        else:
+            info = self.env.json("capture", "--ansi", "-t", self.target)
         x, y = info["cursor"]
         return str(info["text"]), (int(x), int(y)), int(info["rows"])
 
     def text(self) -> str:
         return self.env.run("capture", "-t", self.target).stdout
+
+    def close(self) -> None:
+        if self._control is not None:
+            self._control.close()
+            self._control = None
 
 
 class TmuxPane:
@@ -158,12 +174,17 @@ class TmuxPane:
             raise AssertionError(f"tmux {shlex.join(args)}: {result.stderr.strip()}")
         return result.stdout
 
-    def start(self, cols: int, rows: int, cwd: Path, shell: str) -> None:
-        # The pane runs what an idea cell runs; tmux's own variables are dropped so that
-        # no program can tell the two apart by its environment.
-        command = f"exec env -u TMUX -u TMUX_PANE {shlex.quote(shell)}"
+    def start(self, cols: int, rows: int, cwd: Path) -> None:
+        """The pane runs `$SHELL` with exactly the environment an idea cell gets (tmux would
+        drop PS1, set SHELL to its default-shell and add TMUX, TMUX_PANE, TERM_PROGRAM)."""
+        env = {**self.env, "TERM": "xterm-256color"}
+        env.setdefault("COLORTERM", "truecolor")
+        launcher = self.config.with_suffix(".sh")
+        assignments = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(env.items()))
+        launcher.write_text(f"#!/bin/sh\nexec env -i {assignments} {shlex.quote(env['SHELL'])}\n")
+        launcher.chmod(0o755)
         self.tmux("new-session", "-d", "-s", "ref", "-x", str(cols), "-y", str(rows),
-                  "-c", str(cwd), command)
+                  "-c", str(cwd), str(launcher))
         self.started = True
 
     def resize(self, cols: int, rows: int) -> None:
@@ -172,13 +193,17 @@ class TmuxPane:
     def send_keys(self, *keys: str, literal: bool = False) -> None:
         self.tmux("send-keys", "-t", self.target, *(["-l"] if literal else []), *keys)
 
-    def poll(self) -> tuple[str, tuple[int, int], int]:
-        out = self.tmux("capture-pane", "-p", "-e", "-t", self.target, ";",
+    def poll(self, *, fast: bool = False) -> tuple[str, tuple[int, int], int]:
+        # -N: keep trailing blanks a program wrote (a reverse-video blank is visible); the
+        # comparison then drops, on both sides, the blanks that show nothing.
+        out = self.tmux("capture-pane", "-p", "-e", "-N", "-t", self.target, ";",
                         "display", "-p", "-t", self.target,
-                        "#{cursor_x} #{cursor_y} #{pane_height}")
+                        "#{cursor_x} #{cursor_y} #{pane_height} #{pane_width}")
         body, _, info = out.removesuffix("\n").rpartition("\n")
-        x, y, rows = (int(part) for part in info.split())
-        return body, (x, y), rows
+        x, y, rows, cols = (int(part) for part in info.split())
+        # After the last column is written (pending wrap) tmux reports x == width; the
+        # cursor is shown on the last column, where idea reports it.
+        return body, (min(x, cols - 1), y), rows
 
     def text(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.target)
@@ -195,14 +220,32 @@ class TmuxPane:
 Side = IdeaCell | TmuxPane
 
 
-def read_screen(side: Side, *, with_text: bool) -> Screen:
-    ansi, cursor, rows = side.poll()
+def read_screen(side: Side, *, final: bool = False) -> Screen:
+    """A side's screen; `final` reads the text with a capture of its own, as a user would
+    (else the text is that of the attribute capture)."""
+    ansi, cursor, rows = side.poll(fast=not final)
     cells = _decode(ansi, rows)
-    if with_text:
+    if final:
         text = _rows(side.text(), rows)
     else:
         text = ["".join(char for char, _ in row).rstrip(" ") for row in cells]
     return Screen(text=text, cells=cells, cursor=cursor, raw_ansi=ansi)
+
+
+def wait_screen(side: Side, pattern: str, timeout: float = 10.0) -> Screen:
+    """Wait until the side's screen shows `pattern` (a regex, multiline); return it."""
+    regex = re.compile(pattern, re.MULTILINE)
+    seen: list[Screen] = []
+
+    def shown() -> Screen | None:
+        seen[:] = [read_screen(side)]
+        return seen[0] if regex.search("\n".join(seen[0].text)) else None
+
+    def describe() -> str:
+        name = "idea" if isinstance(side, IdeaCell) else "tmux"
+        return f"{name} never showed {pattern!r}:\n" + "\n".join(seen[0].text if seen else [])
+
+    return retry_until(shown, timeout, describe=describe)
 
 
 # ─── comparing ──────────────────────────────────────────────────────────────────────────
@@ -240,14 +283,6 @@ def differences(idea: Screen, tmux: Screen) -> str:
     return ""
 
 
-@dataclass
-class _Settle:
-    """Polling state of one `Comparison.settle`."""
-
-    seen: dict[str, list[Screen]] = field(default_factory=lambda: {"idea": [], "tmux": []})
-    last: tuple[Screen, Screen] | None = None
-
-
 class Comparison:
     """An idea cell and a tmux pane of the same size, driven with the same keys."""
 
@@ -265,18 +300,10 @@ class Comparison:
         """Type `text` as it is (no key names)."""
         self.send(text, literal=True)
 
-    def wait_both(self, pattern: str, timeout: float = 10.0, mask: Mask = no_mask) -> None:
-        """Wait until both screens show `pattern` (a regex, multiline)."""
-        regex = re.compile(pattern, re.MULTILINE)
-        for name, side in (("idea", self.cell), ("tmux", self.pane)):
-            def shown(side: Side = side) -> Screen | None:
-                screen = mask(read_screen(side, with_text=False))
-                return screen if regex.search("\n".join(screen.text)) else None
-
-            def last(side: Side = side) -> str:
-                return "\n".join(read_screen(side, with_text=False).text)
-
-            retry_until(shown, timeout, describe=lambda n=name, f=last: f"{n}:\n{f()}")
+    def wait_both(self, pattern: str, timeout: float = 10.0) -> None:
+        """Wait until both screens (unmasked) show `pattern` (a regex, multiline)."""
+        wait_screen(self.cell, pattern, timeout)
+        wait_screen(self.pane, pattern, timeout)
 
     def step(self, *keys: str, literal: bool = False, wait: str | None = None,
              mask: Mask = no_mask, timeout: float = STEP_TIMEOUT) -> Screen:
@@ -284,39 +311,52 @@ class Comparison:
         if keys:
             self.send(*keys, literal=literal)
         if wait is not None:
-            self.wait_both(wait, timeout, mask)
+            self.wait_both(wait, timeout)
         return self.settle(mask=mask, timeout=timeout)
 
     def settle(self, *, mask: Mask = no_mask, timeout: float = STEP_TIMEOUT) -> Screen:
-        """Poll both until each is stable and they are equal; fail with the differences."""
-        self.steps += 1
-        state = _Settle()
+        """Poll both until each is stable and they are equal; fail with the differences.
 
-        def stable(name: str, screen: Screen) -> bool:
-            history = state.seen[name]
-            history.append(screen)
-            del history[:-STABLE_POLLS]
-            return len(history) == STABLE_POLLS and all(s == screen for s in history)
+        A side is stable once its (masked) screen has not changed for `STABLE_POLLS` polls
+        and `STABLE_SECONDS`. Then both are read again the way a user reads them (`idea
+        capture` and `idea capture --ansi`, `tmux capture-pane -p` and `-p -e`) and
+        compared; polling goes on until they are equal or `timeout` has passed.
+        """
+        self.steps += 1
+        since: dict[str, tuple[Screen, float, int]] = {}
+        last: list[tuple[Screen, Screen]] = []
+
+        def still(name: str, screen: Screen) -> bool:
+            now = time.monotonic()
+            previous = since.get(name)
+            if previous is None or previous[0] != screen:
+                since[name] = (screen, now, 1)
+                return False
+            _, start, polls = previous
+            since[name] = (screen, start, polls + 1)
+            return polls + 1 >= STABLE_POLLS and now - start >= STABLE_SECONDS
 
         def attempt() -> Screen | None:
-            mine = mask(read_screen(self.cell, with_text=False))
-            theirs = mask(read_screen(self.pane, with_text=False))
-            if not (stable("idea", mine) and stable("tmux", theirs)):
+            mine = still("idea", mask(read_screen(self.cell)))
+            theirs = still("tmux", mask(read_screen(self.pane)))
+            if not (mine and theirs):
                 return None
-            # Both are still: compare with the plain-text captures too.
-            mine = mask(read_screen(self.cell, with_text=True))
-            theirs = mask(read_screen(self.pane, with_text=True))
-            state.last = (mine, theirs)
-            return None if differences(mine, theirs) else mine
+            pair = (mask(read_screen(self.cell, final=True)),
+                    mask(read_screen(self.pane, final=True)))
+            last[:] = [pair]
+            if differences(*pair):
+                since.clear()
+                return None
+            return pair[0]
 
         def describe() -> str:
-            if state.last is None:
-                return "the screens never stopped changing:\n" + "\n".join(
-                    f"{name}:\n" + "\n".join(history[-1].text if history else [])
-                    for name, history in state.seen.items())
-            return f"step {self.steps}: " + differences(*state.last)
+            if not last:
+                return "the screens never held still:\n" + "\n".join(
+                    f"{name}:\n" + "\n".join(screen.text)
+                    for name, (screen, _, _) in since.items())
+            return f"step {self.steps}: " + differences(*last[0])
 
-        return retry_until(attempt, timeout, describe=describe)
+        return retry_until(attempt, timeout, interval=0.03, describe=describe)
 
     def shell_ready(self) -> Screen:
         """Both shells at their first prompt, compared."""
@@ -338,8 +378,3 @@ def write_lines(path: Path, lines: Sequence[str]) -> Path:
     return path
 
 
-def cell_json(env: IdeaEnv, target: str) -> dict[str, object]:
-    for cell in env.cells("-a"):
-        if cell["target"].endswith(target) or cell["id"].startswith(target.lstrip("%")):
-            return dict(cell)
-    raise AssertionError(f"no cell {target}: {json.dumps(env.cells('-a'))}")

@@ -158,9 +158,6 @@ def test_layout_commands(run_cli: CliRunner, projects: tuple[Path, Path]) -> Non
     assert run_cli("layout").out.split() == ["*", "Main", "terminal", "1", "cells"]
 
 
-@pytest.mark.xfail(reason="`idea layout --json` is a usage error while `idea window --json` "
-                   "and `idea project --json` work: idea_tui/cli.py build_parser "
-                   "(logged in /tmp/idea-bugs.md)", strict=True)
 def test_bare_group_commands_list_with_json(run_cli: CliRunner,
                                             projects: tuple[Path, Path]) -> None:
     for group in ("window", "project", "layout"):

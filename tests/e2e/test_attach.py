@@ -8,6 +8,7 @@ attached client, and every size is checked three ways — what the daemon report
 from __future__ import annotations
 
 import os
+import re
 import signal
 
 import pytest
@@ -204,8 +205,6 @@ def test_detach_from_the_command_line(idea: IdeaEnv, tui: TuiFactory) -> None:
     assert idea.daemon_running()
 
 
-@pytest.mark.xfail(reason="a terminal resize sends the old size: idea_tui/app.py on_resize "
-                   "(logged in /tmp/idea-bugs.md)", strict=True)
 def test_resizing_the_terminal_resizes_every_cell(idea: IdeaEnv, tui: TuiFactory) -> None:
     idea.new_project("proj")
     idea.run("split", "-h")
@@ -220,3 +219,27 @@ def test_resizing_the_terminal_resizes_every_cell(idea: IdeaEnv, tui: TuiFactory
         assert boxes[0].cols + 1 + boxes[1].cols == width
         assert boxes[0].rows == height - 3
         assert client.lines()[2][width - 1:] == ""  # nothing clipped, nothing outside
+
+
+def test_reattach_shows_what_happened_meanwhile_scrollback_included(
+        idea: IdeaEnv, tui: TuiFactory) -> None:
+    idea.new_project("proj")
+    first = tui(width=100, height=30)
+    first.wait_cells(1)
+    first.prefix("d")
+    assert first.wait_exit() == 0
+    idea.shell("0", "for i in $(seq 1 80); do echo hist-$i; done; echo END=$((4*5))", "END=20")
+
+    second = tui(width=100, height=30)
+    second.wait_for(r"^END=20")
+    assert not re.search(r"^hist-1$", second.screen(), re.MULTILINE)
+    second.prefix("[")
+    second.wait_for("COPY")
+    second.send_keys("g")  # to the top of the history
+    top = second.wait_for(r"^hist-1$").split("\n")
+    # The cell's first rows, under the title line: the very first output of the shell.
+    assert top[2].startswith("e2e$ for i in") and top[3] == "hist-1"
+    assert "[copy " in top[1]
+    second.send_keys("q")
+    second.wait_until_gone(r"^hist-1$")
+    second.wait_for(r"^END=20")

@@ -101,3 +101,15 @@ def test_version_and_help_need_no_daemon(idea: IdeaEnv) -> None:
     for command in ("attach", "ls", "kill-server", "new", "open", "split", "capture"):
         assert command in help_text
     assert not idea.daemon_running()
+
+
+def test_attaching_needs_a_terminal_and_refuses_to_nest(idea: IdeaEnv) -> None:
+    result = idea.run("attach", check=False)  # stdin is not a TTY here
+    assert result.returncode == 1
+    assert "attaching needs a terminal" in result.stderr
+    idea.env["IDEA_CELL"] = "0123abcd"
+    nested = idea.run(check=False)
+    assert nested.returncode == 1
+    assert "refusing to attach inside an idea cell" in nested.stderr
+    assert "-f" in nested.stderr
+    assert not idea.daemon_running()

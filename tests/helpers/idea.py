@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.locations import Locations, locate
+from idea_tui.control import CommandFailed, ControlClient
 from tests.helpers.retry import retry_until
 
 IDEA_BIN = str(Path(sys.executable).with_name("idea"))
@@ -160,6 +161,20 @@ class IdeaEnv:
         path.mkdir(parents=True, exist_ok=True)
         self.run("new", str(path), *args)
         return path
+
+    def skip_first_run(self) -> None:
+        """Record "no AI profiles" as the first-run wizard's Skip would, so that attached
+        clients of these tests show the workspace, not the wizard (a running daemon only)."""
+        if not self.daemon_running():
+            return
+        with ControlClient.connect(self.locations) as client:
+            try:
+                info = client.call("profile_list")
+                if isinstance(info, dict) and info.get("configured") is False:
+                    client.call("profile_save", profiles=[])
+            except CommandFailed as exc:
+                if exc.code != "unknown_command":  # a daemon without agents has no wizard
+                    raise
 
     # ─── the daemon process ──────────────────────────────────────────────────────────
 

@@ -42,6 +42,16 @@ async def settle(pilot: Pilot[str]) -> None:
     await pilot.pause()
 
 
+async def ready(pilot: Pilot[str], gateway: FakeGateway, scene: Scene,
+                frames: Sequence[CellFrame] = ()) -> None:
+    """Show `scene`, let the start-up requests finish, then forget them: what the gateway
+    records from here on is what the test did."""
+    await show(pilot, scene, frames)
+    await settle(pilot)
+    gateway.calls.clear()
+    gateway.keys.clear()
+
+
 async def show(pilot: Pilot[str], scene: Scene, frames: Sequence[CellFrame] = ()) -> None:
     """Deliver a scene and frames as if the daemon had sent them."""
     app = pilot.app

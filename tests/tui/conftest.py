@@ -27,7 +27,7 @@ class SnapshotsFolderSVG(SVGImageExtension):  # type: ignore[misc]
         return str(SNAPSHOTS / test_location.basename)
 
 
-class _SnapshotsFolderAssertion(SnapshotAssertion):  # type: ignore[misc]
+class _SnapshotsFolderAssertion(SnapshotAssertion):
     def use_extension(self, extension_class: Any = None) -> Any:
         if extension_class is SVGImageExtension:
             extension_class = SnapshotsFolderSVG

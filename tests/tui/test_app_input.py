@@ -6,14 +6,13 @@ default; workspace actions become daemon commands.
 
 from __future__ import annotations
 
-import pytest
 from textual import events
 from textual.pilot import Pilot
 
 from idea_tui.app import IdeaApp
 from idea_tui.widgets.workspace_view import WorkspaceView
 from tests.helpers.fake_gateway import FakeGateway, Mouse
-from tests.helpers.pilot import drive, make_app, settle, show
+from tests.helpers.pilot import drive, make_app, ready, settle
 from tests.helpers.scenes import grid_scene
 
 SCENE = grid_scene(100, 28, 1, 2, focused=1)
@@ -30,7 +29,7 @@ def test_prefix_then_percent_splits_the_focused_cell() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         await pilot.press("ctrl+b")
         assert app_of(pilot).status.mode == "PREFIX"
         await pilot.press("%")
@@ -46,7 +45,7 @@ def test_keys_textual_binds_by_default_go_to_the_cell() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         await pilot.press("tab", "ctrl+q", "ctrl+c", "ctrl+p", "a", "enter")
         await settle(pilot)
         app = app_of(pilot)
@@ -64,7 +63,7 @@ def test_prefix_twice_sends_the_prefix_to_the_cell() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         await pilot.press("ctrl+b", "ctrl+b")
         await settle(pilot)
 
@@ -77,7 +76,7 @@ def test_an_unbound_key_after_the_prefix_says_so() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         await pilot.press("ctrl+b", "f12")
         await settle(pilot)
         status = app_of(pilot).status
@@ -96,7 +95,7 @@ def test_merge_mode_then_an_arrow_merges_in_that_direction() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         await pilot.press("ctrl+b", "m")
         await settle(pilot)
         assert "MERGE" in app_of(pilot).status.mode
@@ -113,7 +112,7 @@ def test_a_paste_goes_to_the_focused_cell_whole() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         pilot.app.post_message(events.Paste("echo one\necho two\n"))
         await settle(pilot)
 
@@ -126,7 +125,7 @@ def test_clicking_a_cell_selects_it() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         left = SCENE.cells[0]
         await pilot.click(WorkspaceView, offset=(left.x + 5, left.y + 3))
         await settle(pilot)
@@ -149,7 +148,7 @@ def test_clicks_reach_a_program_that_asked_for_the_mouse() -> None:
     mouse_frame.mouse = True
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE, [mouse_frame])
+        await ready(pilot, gateway, SCENE, [mouse_frame])
         right = SCENE.cells[1]
         await pilot.click(WorkspaceView, offset=(right.x + 4, right.y + 3))
         await settle(pilot)
@@ -165,7 +164,7 @@ def test_dragging_a_vertical_border_sets_it() -> None:
     border = SCENE.borders[0]
 
     async def scenario(pilot: Pilot[str]) -> None:
-        await show(pilot, SCENE)
+        await ready(pilot, gateway, SCENE)
         await pilot.mouse_down(WorkspaceView, offset=(border.x, 10))
         await pilot.hover(WorkspaceView, offset=(border.x - 10, 10))
         await pilot.mouse_up(WorkspaceView, offset=(border.x - 20, 10))
@@ -179,8 +178,6 @@ def test_dragging_a_vertical_border_sets_it() -> None:
     assert "select" not in gateway.methods()
 
 
-@pytest.mark.xfail(reason="a terminal resize sends the old size: idea_tui/app.py on_resize "
-                   "(logged in /tmp/idea-bugs.md)", strict=True)
 def test_the_client_reports_its_grid_size() -> None:
     gateway = FakeGateway()
 

@@ -1,0 +1,188 @@
+"""The built-in AI profiles (D6, PRF-2): pre-filled, editable, in `profiles.json`'s JSON shape.
+
+The first-run wizard offers these; `idea profile list` shows them. They are plain JSON data
+(`adapters.store.profiles_codec.decode_profile` turns one into an `AgentProfile`), so this
+module depends on no Python class and a user's edited copy has the same form.
+
+Every value below was checked against the installed CLI (Claude Code 2.1.332, Codex CLI
+0.171.0, Gemini CLI 0.61.0, Aider 0.86.2); docs/profiles.md says how and where, and
+tests/agents_cli/ re-checks the flags against whatever version is installed. In short:
+
+- Nothing is written into the user's files (D19): Claude Code and Codex receive the composed
+  context on their command line, as text, and work in the project root.
+- Both reference CLIs keep the instructions a conversation started with when it is resumed
+  (Claude Code's system-prompt snapshot, Codex's recorded developer message), so a resumed
+  conversation needs something more for fresh context: Claude Code's resume turns the
+  snapshot off; for Codex the launcher must send it as a first message.
+- Codex has no way to start with a chosen session id: the daemon discovers it from the
+  session file Codex writes at the first submitted message (`session.discover`).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+CLAUDE_CODE: dict[str, Any] = {
+    "id": "claude-code",
+    "name": "Claude Code",
+    "command": "claude",
+    "args": [],
+    # Appended to Claude Code's own system prompt; CLAUDE.md files keep working as usual.
+    "contextInjection": {"strategy": "flag", "flag": "--append-system-prompt {content}"},
+    "detect": "claude --version",
+    "cwd": "{projectRoot}",
+    "session": {
+        "startArgs": ["--session-id", "{conversationId}"],
+        # Without "--system-prompt-snapshot off" a resumed conversation gets the system
+        # prompt recorded at its first request, whatever --append-system-prompt says now.
+        "resumeArgs": ["--resume", "{conversationId}", "--system-prompt-snapshot", "off"],
+        "idKnownAtLaunch": True,
+    },
+    "mcp": {
+        # --strict-mcp-config: the agent sees idea's server only, not the user's own ones,
+        # and no project .mcp.json waits for an approval the agent cannot give.
+        "config": {"strategy": "flag", "flag": "--mcp-config {path} --strict-mcp-config"},
+        "transport": "stdio",
+    },
+    # The input box's prompt character, alone or followed by typed text.
+    "promptReadyPattern": "(?m)^❯(?: |$)",
+    # "You've hit your limit · resets 3:40am (Europe/Paris)", "… 5-hour limit · resets 3am".
+    "rateLimitPattern": (
+        "You['’]ve hit your (?:[\\w'’-]+ )*limit(?: · resets (?P<reset>[^·\\n]*[^·\\s]))?"
+    ),
+    "submitSequence": "\r",
+    "submitDelayMs": 60,
+    "env": {},
+}
+
+CODEX: dict[str, Any] = {
+    "id": "codex",
+    "name": "Codex CLI",
+    "command": "codex",
+    "args": [],
+    # A developer message placed before the conversation; the user's AGENTS.md files are
+    # still read. The value is not valid TOML (the composed context starts with a "#"
+    # heading), so Codex takes it as a literal string.
+    "contextInjection": {"strategy": "flag", "flag": "-c developer_instructions={content}"},
+    "detect": "codex --version",
+    "cwd": "{projectRoot}",
+    "session": {
+        "startArgs": [],
+        # `resume` is a subcommand: idea puts session words first.
+        "resumeArgs": ["resume", "{conversationId}"],
+        "idKnownAtLaunch": False,
+        # Where the daemon finds the id after launch: Codex writes
+        # $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl at the first submitted
+        # message; its first line is {"type": "session_meta", "payload": {"id", "cwd", ...}}.
+        "discover": {
+            "homeEnv": "CODEX_HOME",
+            "defaultHome": "~/.codex",
+            "glob": "sessions/*/*/*/rollout-*.jsonl",
+            "idPattern": f"rollout-.*-({UUID_PATTERN})\\.jsonl$",
+            "appearsAt": "firstMessage",
+        },
+    },
+    "mcp": {
+        # Codex reads no MCP file from its command line: the server is declared with config
+        # overrides. The stdio bridge reads its endpoint and secret from the file idea
+        # wrote at {path}, so the secret stays out of the process list.
+        "config": {
+            "strategy": "flag",
+            "flag": (
+                "-c 'mcp_servers.idea.command=\"idea\"'"
+                " -c 'mcp_servers.idea.args=[\"mcp-server\", \"--config\", \"{path}\"]'"
+                " -c mcp_servers.idea.tool_timeout_sec=600"
+            ),
+        },
+        "transport": "stdio",
+    },
+    # The composer's prompt character: "› Ask Codex to do anything" when empty.
+    "promptReadyPattern": "(?m)^›(?: |$)",
+    # "You've hit your usage limit. … or try again at 3:40 PM." (the time may carry a date:
+    # "Dec 3rd, 2026 3:40 PM"); the message wraps on narrow cells, hence [\s\S].
+    "rateLimitPattern": (
+        "You['’]ve hit your usage limit(?:[\\s\\S]{0,400}?[Tt]ry again at "
+        "(?P<reset>(?:[A-Z][a-z]{2} \\d{1,2}[a-z]{0,2}, \\d{4} )?\\d{1,2}:\\d{2} ?[AP]M))?"
+    ),
+    "submitSequence": "\r",
+    # Codex treats keys arriving within ~10 ms of each other as a paste, where Enter inserts
+    # a newline instead of submitting; 20 ms was enough when measured, 100 leaves headroom.
+    "submitDelayMs": 100,
+    "env": {},
+}
+
+GEMINI: dict[str, Any] = {
+    "id": "gemini",
+    "name": "Gemini CLI",
+    "command": "gemini",
+    "args": [],
+    # Gemini can only replace its system prompt (GEMINI_SYSTEM_MD), not add to it, and reads
+    # GEMINI.md from the project: the context goes in as the first prompt of the session.
+    "contextInjection": {"strategy": "flag", "flag": "--prompt-interactive {content}"},
+    "detect": "gemini --version",
+    "cwd": "{projectRoot}",
+    "session": {
+        "startArgs": ["--session-id", "{conversationId}"],
+        "resumeArgs": ["--resume", "{conversationId}"],
+        "idKnownAtLaunch": True,
+    },
+    "mcp": {
+        # The lowest settings layer (system defaults); mcpServers merge with the user's.
+        "config": {"strategy": "env", "var": "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+        "transport": "stdio",
+    },
+    "promptReadyPattern": "Type your message",
+    # "Usage limit reached for gemini-2.5-pro.\nAccess resets at 3:40 PM PST."
+    "rateLimitPattern": (
+        "Usage limit reached for \\S+(?:\\s+Access resets at "
+        "(?P<reset>\\d{1,2}:\\d{2}\\s?[AP]M(?: [A-Z]{2,5}(?:[+-]\\d{1,2})?)?))?"
+        "|You have exhausted your daily quota"
+    ),
+    "submitSequence": "\r",
+    "submitDelayMs": 60,
+    "env": {},
+}
+
+AIDER: dict[str, Any] = {
+    "id": "aider",
+    "name": "Aider",
+    "command": "aider",
+    # Aider's history files default to the project root and it adds .aider* to the user's
+    # .gitignore; keep both in the agent's run dir instead.
+    "args": [
+        "--no-gitignore",
+        "--chat-history-file",
+        "{runDir}/aider.chat.history.md",
+        "--input-history-file",
+        "{runDir}/aider.input.history",
+    ],
+    # A read-only file in the chat (--message-file would send one message and exit).
+    "contextInjection": {"strategy": "flag", "flag": "--read {path}"},
+    "detect": "aider --version",
+    "cwd": "{projectRoot}",
+    "session": {
+        # No conversation ids: resuming reloads the chat history file of the run dir.
+        "startArgs": [],
+        "resumeArgs": ["--restore-chat-history"],
+        "idKnownAtLaunch": False,
+    },
+    # "> ", "ask> ", "architect> ", "diff multi> ".
+    "promptReadyPattern": "(?m)^(?:[\\w-]+ )*[\\w-]*>(?: |$)",
+    "rateLimitPattern": "The API provider has rate limited you",
+    "submitSequence": "\r",
+    "submitDelayMs": 60,
+    "env": {},
+}
+
+_BUILTIN = (CLAUDE_CODE, CODEX, GEMINI, AIDER)
+
+
+def builtin_profiles() -> list[dict[str, Any]]:
+    """The built-in profiles, Claude Code and Codex first (the reference profiles, D6).
+
+    Each call returns fresh copies: callers (the wizard) edit them in place.
+    """
+    return [copy.deepcopy(profile) for profile in _BUILTIN]

@@ -1,0 +1,270 @@
+"""The Agents panel (prefix + A, AGT-8): the project's agents, their status, and what to do
+with them — launch (split, focused cell, background), stop, restart, change profile, create,
+edit the persona, rename, delete, sync with the template, go to the agent's cell."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from idea_tui.screens import flows
+from idea_tui.widgets.message_line import MessageLine
+
+if TYPE_CHECKING:
+    from idea_tui.actions import ActionRunner
+
+Agent = dict[str, Any]
+
+STATE_STYLES = {
+    "running": "bold green",
+    "exited": "yellow",
+    "failed": "bold red",
+    "resumable": "cyan",
+    "stopped": "dim",
+}
+STATUS_WIDTH = 28
+
+# Key (as typed) → (action, closes the panel when it worked).
+KEYS: dict[str, tuple[str, bool]] = {
+    "enter": ("launch_split", True),
+    "l": ("launch_split", True),
+    "b": ("launch_background", False),
+    "c": ("launch_here", True),
+    "g": ("go", True),
+    "s": ("stop", False),
+    "r": ("restart", False),
+    "p": ("profile", False),
+    "n": ("new", False),
+    "e": ("edit", False),
+    "E": ("edit_external", False),
+    "R": ("rename", False),
+    "d": ("delete", False),
+    "u": ("sync", False),
+    "t": ("toggle_sync", False),
+}
+# Actions that make sense without a selected agent.
+NO_AGENT_NEEDED = {"new"}
+
+HINTS = (
+    "Enter/l: launch in a split · c: in the focused cell · b: in the background · g: go to it\n"
+    "s: stop · r: restart · p: profile · n: new · e: edit · E: $EDITOR · R: rename · d: delete\n"
+    "u: sync with the template · t: keep in sync on/off · Esc: close"
+)
+
+
+def status_text(agent: Agent, width: int | None = STATUS_WIDTH) -> Text:
+    status = flows.agent_status(agent)
+    if width is not None and len(status) > width:
+        status = status[: width - 1] + "…"
+    return Text(status, style=STATE_STYLES.get(str(agent.get("state")), ""))
+
+
+def template_text(agent: Agent) -> Text:
+    text = Text(flows.template_label(agent), style="" if agent.get("template") else "dim")
+    return text
+
+
+def badge_text(agent: Agent) -> Text:
+    badge = flows.update_badge(agent)
+    if not badge:
+        return Text("")
+    return Text(f" {badge.replace('update available ', 'update ')} ",
+                style="bold black on yellow")
+
+
+class AgentsScreen(ModalScreen[None]):
+    """`agents` pre-fetched (snapshot tests) or read with agent_list, then every
+    `REFRESH_SECONDS` while the panel is open."""
+
+    REFRESH_SECONDS: ClassVar[float] = 2.0
+
+    BINDINGS = [Binding("escape", "close", "Close", priority=True)]
+
+    DEFAULT_CSS = """
+    AgentsScreen { align: center middle; }
+    AgentsScreen > Vertical {
+        width: 96%; max-width: 120; height: auto; max-height: 90%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    AgentsScreen DataTable { height: auto; max-height: 16; margin-top: 1; }
+    AgentsScreen #agent-detail { margin-top: 1; color: $text; }
+    AgentsScreen .hint { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, runner: ActionRunner | None, agents: list[Agent] | None = None, *,
+                 project: str | None = None) -> None:
+        super().__init__()
+        self.runner = runner
+        self.agents = agents
+        self.project = project
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = " Agents "
+            yield Static(self._heading(), id="agents-heading")
+            table: DataTable[Any] = DataTable(cursor_type="row", id="agents-table")
+            table.add_column("Agent", key="name")
+            table.add_column("Profile", key="profile")
+            table.add_column("Status", key="status")
+            table.add_column("Template", key="template")
+            table.add_column("", key="update")
+            yield table
+            yield Static("", id="agent-detail")
+            yield MessageLine()
+            yield Static(HINTS, classes="hint")
+
+    def _heading(self) -> str:
+        project = self.project
+        if project is None and self.runner is not None:
+            scene = self.runner.app.view.scene
+            project = next((tab.name for tab in scene.tabs if tab.active), None) \
+                if scene is not None else None
+        return f"[b]{project}[/b]: its agents" if project else "The project's agents"
+
+    async def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        if self.agents is not None:
+            self._fill()
+        elif self.runner is not None:
+            await self.refresh_agents(report=True)
+        if self.runner is not None:
+            self.set_interval(self.REFRESH_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        self.run_worker(self.refresh_agents(report=False), group="refresh", exclusive=True)
+
+    async def refresh_agents(self, *, report: bool) -> None:
+        if self.runner is None:
+            return
+        if report:
+            agents = await self.runner.call("agent_list")
+        else:
+            answer = await self.runner.attempt("agent_list")
+            agents = answer.result if answer.ok else None
+        if agents is None:
+            if self.agents is None:
+                self.agents = []
+                self._fill()
+            return
+        if agents != self.agents:
+            self.agents = agents
+            self._fill()
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        selected = self.selected
+        table.clear()
+        for agent in self.agents or []:
+            table.add_row(Text(agent["name"], style="bold"), agent.get("profileId", ""),
+                          status_text(agent), template_text(agent), badge_text(agent),
+                          key=agent["id"])
+        if selected is not None:
+            ids = [agent["id"] for agent in self.agents or []]
+            if selected["id"] in ids:
+                table.move_cursor(row=ids.index(selected["id"]))
+        self._show_detail()
+
+    @property
+    def selected(self) -> Agent | None:
+        agents = self.agents or []
+        if not agents:
+            return None
+        row = self.query_one(DataTable).cursor_row
+        return agents[row] if 0 <= row < len(agents) else None
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#agent-detail", Static)
+        agent = self.selected
+        if agent is None:
+            detail.update("No agent yet: n creates one, from scratch or from a template "
+                          "(prefix T shows the templates).")
+            return
+        text = Text()
+        text.append(agent["name"], style="bold")
+        text.append(f" · .ideai/{agent.get('mdPath', '')} · profile {agent.get('profileId')}")
+        if agent.get("template"):
+            text.append(f" · template {agent['template']}"
+                        + (" (kept in sync)" if agent.get("synchronized") else " (copy)"))
+        text.append("\n")
+        text.append_text(status_text(agent, width=None))
+        badge = flows.update_badge(agent)
+        if badge:
+            text.append(f" · {badge}: u syncs", style="bold yellow")
+        detail.update(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.start("enter")
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.character if event.character and event.character.isprintable() \
+            and len(event.character) == 1 and event.character != " " else event.key
+        if key == "q":
+            event.stop()
+            self.dismiss(None)
+        elif key in KEYS and key != "enter":
+            event.stop()
+            self.start(key)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def start(self, key: str) -> None:
+        """Run the action of `key` in a worker (it may ask questions in dialogs)."""
+        action, closes = KEYS[key]
+        agent = self.selected
+        if agent is None and action not in NO_AGENT_NEEDED:
+            self.query_one(MessageLine).show("no agent selected: n creates one", "error")
+            return
+        if self.runner is None:
+            return
+        self.run_worker(self._run(action, agent, closes), group="agents-panel")
+
+    async def _run(self, action: str, agent: Agent | None, closes: bool) -> None:
+        runner = self.runner
+        assert runner is not None
+        done: bool | None = None
+        if action == "new":
+            await flows.new_agent(runner)
+        else:
+            assert agent is not None
+            if action == "launch_split":
+                done = await flows.launch(runner, agent, "split")
+            elif action == "launch_here":
+                done = await flows.launch(runner, agent, "cell")
+            elif action == "launch_background":
+                await flows.launch(runner, agent, "background")
+            elif action == "go":
+                done = await flows.go_to(runner, agent)
+            elif action == "stop":
+                await flows.stop(runner, agent)
+            elif action == "restart":
+                await flows.restart(runner, agent)
+            elif action == "profile":
+                await flows.change_profile(runner, agent)
+            elif action == "edit":
+                await flows.edit_persona(runner, agent)
+            elif action == "edit_external":
+                await flows.edit_persona_external(runner, agent)
+            elif action == "rename":
+                await flows.rename(runner, agent)
+            elif action == "delete":
+                await flows.delete(runner, agent)
+            elif action == "sync":
+                await flows.sync(runner, agent)
+            elif action == "toggle_sync":
+                await flows.toggle_sync(runner, agent)
+        if closes and done and self.is_active:
+            self.dismiss(None)
+            return
+        await self.refresh_agents(report=False)

@@ -1,0 +1,412 @@
+"""The multi-step dialogs behind the agents and templates panels (and the palette).
+
+Each flow asks its questions with modal screens (`ActionRunner.ask`), calls the daemon
+(`ActionRunner.call`, whose confirmation flow asks before anything destructive), and reports
+what happened with `ActionRunner.report`: on the status line and in the message line of the
+panel on top. They run in workers, never in a key handler.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import stat
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from idea_tui.screens.choice import ChoiceScreen
+from idea_tui.screens.confirm import ConfirmScreen
+from idea_tui.screens.editor import EditorScreen
+from idea_tui.screens.prompt import PromptScreen
+
+if TYPE_CHECKING:
+    from idea_tui.actions import ActionRunner
+
+Agent = dict[str, Any]
+
+
+# ─── describing agents ────────────────────────────────────────────────────────────────
+
+
+def agent_status(agent: Agent) -> str:
+    """An agent's state in words: stopped, running in cell X / in the background, exited
+    with code N, failed: why, resumable."""
+    state = agent.get("state")
+    if state == "running":
+        if agent.get("background") or not agent.get("cell"):
+            return "running in background"
+        return f"running in cell {agent.get('target') or agent.get('cell')}"
+    if state == "exited":
+        code = agent.get("exitCode")
+        return "exited" if code is None else f"exited with code {code}"
+    if state == "failed":
+        return f"failed: {agent.get('error') or 'unknown error'}"
+    if state == "resumable":
+        return "resumable (was running when idea stopped)"
+    return "stopped"
+
+
+def update_badge(agent: Agent) -> str | None:
+    """'update available v1→v2' for an agent whose template moved on (TPL-4), else None."""
+    update = agent.get("updateAvailable")
+    if not update:
+        return None
+    return f"update available v{update.get('from')}→v{update.get('to')}"
+
+
+def template_label(agent: Agent) -> str:
+    template = agent.get("template")
+    if not template:
+        return "scratch"
+    return f"{template} ({'sync' if agent.get('synchronized') else 'copy'})"
+
+
+# ─── launching, going to, stopping ────────────────────────────────────────────────────
+
+
+async def launch(runner: ActionRunner, agent: Agent, where: str) -> bool:
+    """Launch `agent` in a new split next to the focused cell ("split"), in the focused cell
+    ("cell") or in the background ("background"). An agent already running in another cell
+    offers to go there (AGT-6)."""
+    params: dict[str, Any] = {"agent": agent["id"]}
+    focused = runner.focused_target()
+    if where == "background":
+        params["background"] = True
+    elif where == "cell":
+        if focused is None:
+            runner.report("no focused cell to launch into: b launches in the background",
+                          "error")
+            return False
+        params["target"] = focused
+    elif focused is not None:
+        params.update(target=focused, split=True)
+    answer = await runner.attempt("agent_launch", **params)
+    if answer.declined:
+        return False
+    if not answer.ok:
+        if answer.code == "AGENT_ALREADY_RUNNING":
+            if await runner.ask(ConfirmScreen(f"{answer.error}\n\nGo to its cell?")):
+                return await go_to(runner, agent, refresh=True)
+            return False
+        runner.report(answer.error or "the launch failed", "error")
+        return False
+    status = answer.result if isinstance(answer.result, dict) else agent
+    runner.report(f"{agent['name']}: {agent_status(status)}",
+                  "error" if status.get("state") == "failed" else "info")
+    return True
+
+
+async def go_to(runner: ActionRunner, agent: Agent, *, refresh: bool = False) -> bool:
+    """Show the agent's cell (its page and project too)."""
+    if refresh:
+        listed = await runner.call("agent_list") or []
+        agent = next((a for a in listed if a.get("id") == agent["id"]), agent)
+    cell = agent.get("cell")
+    if not cell:
+        if agent.get("state") == "running":
+            runner.report(f"{agent['name']} runs in the background: c brings it into the "
+                          "focused cell")
+        else:
+            runner.report(f"{agent['name']} has no cell: Enter launches it in a split")
+        return False
+    return await runner.call("select", target=f"%{cell}") is not None
+
+
+async def stop(runner: ActionRunner, agent: Agent) -> None:
+    if await runner.call("agent_stop", agent=agent["id"]) is not None:
+        runner.report(f"{agent['name']} stopped")
+
+
+async def restart(runner: ActionRunner, agent: Agent) -> None:
+    status = await runner.call("agent_restart", agent=agent["id"])
+    if status is not None:
+        runner.report(f"{agent['name']} restarted: {agent_status(status)}")
+
+
+# ─── creating, renaming, deleting, profiles ───────────────────────────────────────────
+
+
+async def pick_profile(runner: ActionRunner, question: str,
+                       current: str | None = None) -> str | None:
+    """A profile id chosen from profile_list (configured ones, then the built-in ones)."""
+    info = await runner.call("profile_list")
+    if not info:
+        return None
+    options = []
+    for profile in info.get("profiles", []):
+        label = f"{profile['name']}  ({profile['command']})"
+        if profile.get("source") == "built-in" and info.get("configured"):
+            label += "  built-in"
+        if profile["id"] == current:
+            label += "  ← current"
+        options.append((profile["id"], label))
+    if not options:
+        runner.report("no profile: add one in Profiles (prefix S)", "error")
+        return None
+    chosen: str | None = await runner.ask(ChoiceScreen(question, options, highlighted=current))
+    return chosen
+
+
+async def new_agent(runner: ActionRunner, template_id: str | None = None) -> Agent | None:
+    """Name, then scratch or a template (keep in sync on or off), then the profile.
+
+    From the templates screen (`template_id` given) the template is chosen already and
+    its default profile is used (p in the Agents panel changes it later).
+    """
+    name = await runner.ask(PromptScreen("Name of the new agent (e.g. Backend Dev):"))
+    if not name:
+        return None
+    listing = await runner.call("template_list") or {}
+    templates = {t["id"]: t for t in listing.get("templates", [])}
+    template: dict[str, Any] | None = None
+    if template_id is not None:
+        template = templates.get(template_id)
+        if template is None:
+            runner.report(f"no template {template_id}", "error")
+            return None
+    elif templates:
+        options = [("scratch", "From scratch: a starter persona you write yourself")]
+        options += [(t["id"], f"From template {t['name']} (v{t['version']})")
+                    for t in templates.values()]
+        choice = await runner.ask(ChoiceScreen(f"Start {name} from:", options))
+        if choice is None:
+            return None
+        template = templates.get(choice)
+    sync = False
+    if template is not None:
+        choice = await runner.ask(ChoiceScreen(
+            f"Keep {name} in sync with template {template['name']}?",
+            [("on", "Keep in sync: template updates show a badge and u replaces the Markdown "
+                    "(your edits are backed up first)"),
+             ("off", "Copy once: the Markdown is the agent's own from now on")],
+            highlighted="on"))
+        if choice is None:
+            return None
+        sync = choice == "on"
+    params: dict[str, Any] = {"name": name}
+    if template_id is None:
+        default = template.get("defaultProfileId") if template else None
+        profile = await pick_profile(runner, f"Which CLI runs {name}?", default)
+        if profile is None:
+            return None
+        params["profile"] = profile
+    if template is not None:
+        params.update(template=template["id"], sync=sync)
+    created: Agent | None = await runner.call("agent_new", **params)
+    if created is not None:
+        runner.report(f"agent {created['name']} created: .ideai/{created['mdPath']} "
+                      "(e edits it, Enter launches it)")
+    return created
+
+
+async def rename(runner: ActionRunner, agent: Agent) -> None:
+    name = await runner.ask(PromptScreen(f"New name for {agent['name']}:", agent["name"]))
+    if name and name != agent["name"]:
+        renamed = await runner.call("agent_rename", agent=agent["id"], name=name)
+        if renamed is not None:
+            runner.report(f"{agent['name']} is now {renamed['name']} (its file keeps its name)")
+
+
+async def delete(runner: ActionRunner, agent: Agent) -> None:
+    # The daemon asks first ("confirm"): it says whether the agent runs and where the
+    # Markdown goes.
+    if await runner.call("agent_rm", agent=agent["id"]) is not None:
+        runner.report(f"agent {agent['name']} deleted")
+
+
+async def change_profile(runner: ActionRunner, agent: Agent) -> None:
+    """Another CLI for the agent; a running one is relaunched in place after a
+    confirmation that its provider conversation is lost (SWP-1)."""
+    current = agent.get("profileId")
+    profile = await pick_profile(runner, f"Which CLI should run {agent['name']}?", current)
+    if profile is None:
+        return
+    if profile == current:
+        runner.report(f"{agent['name']} already uses {profile}")
+        return
+    status = await runner.call("agent_set_profile", agent=agent["id"], profile=profile)
+    if status is not None:
+        runner.report(f"{agent['name']} now uses {profile}")
+
+
+async def sync(runner: ActionRunner, agent: Agent) -> None:
+    """Replace the agent's Markdown with its template's (TPL-5); local edits are shown as
+    a conflict (the daemon asks) and backed up (D24)."""
+    result = await runner.call("agent_sync", agent=agent["id"])
+    if result is None:
+        return
+    message = f"{agent['name']} synced with template {result['template']} v{result['version']}"
+    if result.get("status") == "up_to_date":
+        message += " (its Markdown already matched)"
+    if result.get("backup"):
+        message += f"; your version is kept in .ideai/{result['backup']}"
+    runner.report(message)
+
+
+async def toggle_sync(runner: ActionRunner, agent: Agent) -> None:
+    on = not agent.get("synchronized")
+    result = await runner.call("agent_set_sync", agent=agent["id"], on=on)
+    if result is not None:
+        runner.report(f"{agent['name']}: " + ("kept in sync with its template" if on
+                                              else "no longer kept in sync"))
+
+
+# ─── editing personas ─────────────────────────────────────────────────────────────────
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder and `os.replace`: a crash leaves
+    the old file or the new one, never half of one. The file keeps its permissions."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+async def edit_persona(runner: ActionRunner, agent: Agent) -> bool:
+    """The agent's Markdown in the built-in editor, read and written on this machine."""
+    info = await runner.call("agent_path", agent=agent["id"])
+    if not info:
+        return False
+    path = Path(info["path"])
+    note = ""
+    try:
+        original = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        original, note = "", f"{path} does not exist: saving creates it"
+    except (OSError, UnicodeDecodeError) as exc:
+        runner.report(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", "error")
+        return False
+    if agent.get("synchronized") and not note:
+        note = (f"kept in sync with template {agent.get('template')}: a sync backs up your "
+                "edits and replaces them")
+    stamp = _mtime(path)
+
+    async def save(text: str) -> bool:
+        nonlocal stamp, original
+        if text == original:
+            runner.report(f"{path.name}: no change")
+            return True
+        if _mtime(path) != stamp and not await runner.ask(ConfirmScreen(
+                f"{path.name} changed on disk since you opened it (a sync, or another "
+                "editor). Overwrite it with your version?")):
+            return False
+        try:
+            write_atomically(path, text)
+        except OSError as exc:
+            runner.report(f"cannot write {path}: {exc.strerror or exc}", "error")
+            return False
+        original, stamp = text, _mtime(path)
+        runner.report(f"saved {path}")
+        return True
+
+    saved = await runner.ask(EditorScreen(f" {agent['name']} — {path} ", original, save=save,
+                                          note=note))
+    return saved is not None
+
+
+def editor_command() -> list[str]:
+    return shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+
+
+async def edit_persona_external(runner: ActionRunner, agent: Agent) -> None:
+    """The agent's Markdown in $VISUAL / $EDITOR, with the client suspended meanwhile."""
+    from textual.app import SuspendNotSupported
+
+    info = await runner.call("agent_path", agent=agent["id"])
+    if not info:
+        return
+    command = [*editor_command(), info["path"]]
+    try:
+        with runner.app.suspend():
+            code = subprocess.call(command)
+    except SuspendNotSupported:
+        runner.report("this terminal cannot hand over to $EDITOR: e edits here", "error")
+        return
+    except OSError as exc:
+        runner.report(f"cannot start {command[0]} ({exc.strerror or exc}): set $EDITOR",
+                      "error")
+        return
+    if code != 0:
+        runner.report(f"{command[0]} exited with code {code}", "error")
+    else:
+        runner.report(f"edited {info['path']}")
+
+
+# ─── templates ────────────────────────────────────────────────────────────────────────
+
+
+async def new_template(runner: ActionRunner) -> bool:
+    name = await runner.ask(PromptScreen("Name of the new template (e.g. Reviewer):"))
+    if not name:
+        return False
+
+    async def save(text: str) -> bool:
+        created = await runner.call("template_new", name=name, content=text)
+        if created is not None:
+            runner.report(f"template {created['name']} created (v{created['version']})")
+        return created is not None
+
+    starter = f"# {name}\n\nYou are the team's {name}. Describe the role, its duties and "
+    starter += "how it works with the others here.\n"
+    saved = await runner.ask(EditorScreen(f" New template {name} ", starter, save=save))
+    return saved is not None
+
+
+async def edit_template(runner: ActionRunner, template_id: str) -> bool:
+    """The template's content in the editor; saving a change bumps its version (TPL-2)."""
+    shown = await runner.call("template_show", template=template_id)
+    if not shown:
+        return False
+    original = shown.get("content", "")
+
+    async def save(text: str) -> bool:
+        if text == original:
+            runner.report(f"template {shown['name']}: no change (still v{shown['version']})")
+            return True
+        updated = await runner.call("template_update", template=shown["id"], content=text)
+        if updated is not None:
+            runner.report(f"template {updated['name']} saved: now v{updated['version']} "
+                          "(agents kept in sync show an update)")
+        return updated is not None
+
+    title = f" Template {shown['name']} v{shown['version']} "
+    saved = await runner.ask(EditorScreen(title, original, save=save))
+    return saved is not None
+
+
+async def delete_template(runner: ActionRunner, template: dict[str, Any]) -> bool:
+    question = (f"Delete template {template['name']}? Agents made from it keep their "
+                "Markdown; the ones kept in sync stop getting updates.")
+    if not await runner.ask(ConfirmScreen(question)):
+        return False
+    if await runner.call("template_rm", template=template["id"]) is None:
+        return False
+    runner.report(f"template {template['name']} deleted")
+    return True
+
+
+async def install_team_pack(runner: ActionRunner) -> None:
+    installed = await runner.call("template_install_pack")
+    if installed is not None:
+        names = ", ".join(t["name"] for t in installed)
+        runner.report(f"software team templates installed: {names} "
+                      "(Templates, prefix T; a creates an agent from one)")

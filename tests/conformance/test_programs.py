@@ -1,0 +1,312 @@
+"""Real programs in an idea cell and in a tmux pane of the same size: the screens must match
+(text, then attributes, then cursor) after every step.
+
+Each case skips when its program is missing, and fails instead under CI=true.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conformance.harness import (
+    Comparison,
+    Screen,
+    Side,
+    blank_rows,
+    collapse_numbers,
+    map_rows,
+    read_screen,
+    sized_like,
+    write_lines,
+)
+from tests.helpers.programs import require_program
+from tests.helpers.retry import retry_until
+from tests.helpers.tui import TuiClient
+
+pytestmark = pytest.mark.e2e
+
+PROMPT = r"^e2e\$"
+APP = Path(__file__).with_name("textual_app.py")
+
+
+def project(compare: Comparison) -> Path:
+    return compare.env.root / "proj"
+
+
+def prompt_after(marker: str) -> str:
+    """The shell prompt on a line after `marker` (the command ended)."""
+    return rf"{marker}[\s\S]*^e2e\$\s*\Z"
+
+
+# ─── vim ────────────────────────────────────────────────────────────────────────────────
+
+SOURCE = [
+    "# A small module, so that vim has something to colour.",
+    "import os",
+    "",
+    "",
+    "def greet(name: str) -> str:",
+    '    """Say hello."""',
+    "    return f'hello {name}' + os.sep  # a comment",
+    "",
+    "",
+    "NUMBERS = [1, 2.5, 0x1F, None, True]",
+]
+
+
+def test_vim_open_insert_split_quit(compare: Comparison) -> None:
+    require_program("vim")
+    write_lines(project(compare) / "greet.py", SOURCE)
+    compare.step("vim -n -i NONE greet.py", "Enter", wait=r"NUMBERS = \[[\s\S]*^~")
+    compare.step("G", "o", wait="-- INSERT --")
+    compare.type("def twice(x):\r    return 2 * x\r\rprint(twice(21))")
+    compare.step(wait=r"print\(twice\(21\)\)")
+    compare.step("Escape", wait=r"^\s*$")
+    compare.step(":split", "Enter", wait=r"greet\.py \[\+\][\s\S]*greet\.py \[\+\]")
+    compare.step("gg", "dd")
+    compare.step(":q", "Enter")
+    compare.step(":q!", "Enter", wait=prompt_after("vim -n"))
+
+
+WIDE = [
+    "plain ascii line",
+    "wide: 中文字符 and 日本語テキスト end",
+    "emoji: 🙂 👍 ✓ ★ ok",
+    "\ttab\tseparated\tcolumns",
+    "combining: e\u0301 a\u0308 n\u0303",
+    "long " + " ".join(f"word{i}" for i in range(40)),
+] + [f"filler {i:03d} " + "xyz " * (i % 15) for i in range(60)]
+
+
+def test_vim_windows_scroll_and_highlight(compare: Comparison) -> None:
+    """Scrolling inside split windows (scroll regions, inserted and deleted lines), wide
+    characters, a wrapped line, a visual selection and the cursor line."""
+    require_program("vim")
+    write_lines(project(compare) / "wide.txt", WIDE)
+    compare.step("vim -n -i NONE wide.txt", "Enter", wait=r"^filler 010")
+    compare.step(":set cursorline hlsearch", "Enter")
+    compare.step(":split", "Enter", wait=r"wide\.txt[\s\S]*wide\.txt")
+    compare.step("C-d", wait=r"^filler 0[0-9]{2}")
+    compare.step("C-e", "C-e", "C-e")
+    compare.step("C-y", "C-y")
+    compare.step("C-u")
+    compare.step(":vsplit", "Enter")
+    compare.step("C-w", "l", "5j", "V", "3j")
+    compare.step("Escape", "/xyz", "Enter")
+    compare.step("C-w", "o", "G")
+    compare.step("C-b")
+    compare.step("gg", "jj", "x", "j", "3x")
+    compare.step(":q!", "Enter", wait=prompt_after("vim -n"))
+
+
+def test_vim_resized_mid_run(compare: Comparison) -> None:
+    """vim open in both; the idea cell is resized by attaching a client of another size
+    (then by resizing that client's terminal), the tmux window by resize-window."""
+    require_program("vim")
+    write_lines(project(compare) / "long.txt", [f"line {i:03d} " + "abcdefghij" * (i % 9)
+                                                for i in range(60)])
+    compare.step("vim -n -i NONE -c 'set number' long.txt", "Enter", wait=r'"long\.txt" 60L')
+    client = TuiClient(compare.env, width=100, height=31)
+    try:
+        before = compare.cell.size()
+        client.start()
+        retry_until(lambda: compare.cell.size() != before, describe="the cell kept its size")
+        assert sized_like(compare.cell, compare.pane) == (100, 28)
+        compare.step(wait=r"line 025")
+        compare.step("20G", "dw")
+        resize_client(compare, client, 64, 20)
+        compare.step()
+        compare.step(":q!", "Enter", wait=prompt_after("vim -n"))
+    finally:
+        client.kill()
+
+
+def resize_client(compare: Comparison, client: TuiClient, width: int, height: int) -> None:
+    """Resize the attached client's terminal; once the cell follows (the window minus the
+    tab bar, the cell's title line and the status line), give the tmux window its size."""
+    client.resize(width, height)
+    retry_until(lambda: compare.cell.size() == (width, height - 3),
+                describe=lambda: f"cell size {compare.cell.size()}")
+    sized_like(compare.cell, compare.pane)
+
+
+# ─── less ───────────────────────────────────────────────────────────────────────────────
+
+
+def test_less_pages_searches_and_quits(compare: Comparison) -> None:
+    require_program("less")
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    write_lines(project(compare) / "long.txt",
+                [f"{i:04d} {words[i % 8]} {'-' * (i % 50)} {words[(i * 3) % 8]}"
+                 for i in range(300)])
+    compare.step("less long.txt", "Enter", wait=r"^long\.txt")
+    compare.step("Space", wait=r"^0041 ")
+    compare.step("/golf 0*9", wait=r"^/golf")
+    compare.step("Enter", wait=r"^0[0-9]{3} golf")
+    compare.step("n")
+    compare.step("G", wait=r"\(END\)")
+    compare.step("q", wait=prompt_after("less long"))
+
+
+# ─── top ────────────────────────────────────────────────────────────────────────────────
+
+
+def _header_row(screen: Screen) -> int | None:
+    return next((y for y, row in enumerate(screen.text) if "PID" in row and "COMMAND" in row),
+                None)
+
+
+def top_mask(screen: Screen) -> Screen:
+    """Numbers of the summary collapsed (clock, uptime, load, counts, CPU, memory) and the
+    process rows blanked (both tops list the machine's processes, in CPU order); the column
+    header line is compared as it is."""
+    header = _header_row(screen)
+    if header is None:
+        return screen
+    summary = range(header)
+    screen = map_rows(screen, summary, collapse_numbers,
+                      lambda run: collapse_numbers(run).strip(" "))
+    return blank_rows(screen, range(header + 1, len(screen.text)))
+
+
+def test_top_layout_and_headers(compare: Comparison) -> None:
+    require_program("top")
+    compare.step("top -d 0.3", "Enter", wait=r"PID\s+USER", mask=top_mask)
+    # A couple of refreshes: the clock on both has moved on from the first one seen.
+    sides: tuple[Side, ...] = (compare.cell, compare.pane)
+    first = [read_screen(side).text[0] for side in sides]
+
+    def refreshed() -> bool:
+        return all(read_screen(side).text[0] != seen
+                   for side, seen in zip(sides, first, strict=True))
+
+    retry_until(refreshed, describe="top never refreshed")
+    compare.settle(mask=top_mask)
+    compare.step("z", mask=top_mask)  # colours on
+    compare.step("c", mask=top_mask)  # full command lines
+    # top leaves its last frame on the screen (no alternate screen): the prompt comes below.
+    compare.step("q", wait=r"^e2e\$\s*\Z", mask=top_mask)
+
+
+# ─── git log ────────────────────────────────────────────────────────────────────────────
+
+
+def make_repo(path: Path) -> None:
+    path.mkdir()
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
+           "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
+           "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(path)}
+    clock = iter(range(1_700_000_000, 1_700_100_000, 60))
+
+    def git(*args: str) -> None:
+        stamp = f"@{next(clock)} +0000"
+        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True,
+                       env={**env, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+
+    def commit(name: str) -> None:
+        (path / f"{name}.txt").write_text(name)
+        git("add", ".")
+        git("commit", "-q", "-m", f"add {name}")
+
+    git("init", "-q", "-b", "main")
+    commit("base")
+    git("checkout", "-q", "-b", "feature")
+    commit("feature-one")
+    commit("feature-two")
+    git("checkout", "-q", "main")
+    commit("main-one")
+    git("checkout", "-q", "-b", "fix")
+    commit("fix-one")
+    git("checkout", "-q", "main")
+    git("merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+    commit("main-two")
+    git("merge", "-q", "--no-ff", "-m", "merge fix", "fix")
+    git("tag", "v1.0")
+
+
+def test_git_log_graph_in_colour(compare: Comparison) -> None:
+    require_program("git")
+    make_repo(project(compare) / "repo")
+    compare.step("cd repo", "Enter")
+    compare.step("git --no-pager log --graph --color --oneline --decorate --all", "Enter",
+                 wait=prompt_after("add base"))
+    compare.step("git --no-pager log --graph --color --format='%h %s %an' -n 6", "Enter",
+                 wait=prompt_after("add main-two Ada"))
+
+
+# ─── ls ─────────────────────────────────────────────────────────────────────────────────
+
+
+def make_listing(path: Path) -> None:
+    path.mkdir()
+    for folder in ("src", "docs"):
+        (path / folder).mkdir()
+    shared = path / "shared-tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    for name, mode in (("run.sh", 0o755), ("build", 0o755), ("notes.txt", 0o644),
+                       ("archive.tar.gz", 0o644), ("photo.png", 0o644), ("setuid-tool", 0o4755)):
+        (path / name).write_text(name)
+        (path / name).chmod(mode)
+    (path / "link-to-src").symlink_to("src")
+    (path / "dangling").symlink_to("nowhere")
+    os.mkfifo(path / "pipe")
+
+
+def test_ls_colours(compare: Comparison) -> None:
+    require_program("ls")
+    make_listing(project(compare) / "listing")
+    compare.step("cd listing", "Enter")
+    compare.step("ls --color=always", "Enter", wait=prompt_after("setuid-tool"))
+    compare.step("ls -l --color=always --time-style=+", "Enter",
+                 wait=prompt_after("setuid-tool"))
+
+
+# ─── python ─────────────────────────────────────────────────────────────────────────────
+
+
+def test_python_repl(compare: Comparison) -> None:
+    require_program("python3")
+    compare.step("python3", "Enter", wait=r"^>>>$")
+    compare.type("def double(x):\r")
+    compare.step(wait=r"^\.\.\.$")
+    compare.type("    return x * 2\r\r")
+    compare.step(wait=r"^>>>\s*\Z")
+    compare.type("for i in range(3):\r    print(i, double(i))\r\r")
+    compare.step(wait=r"^2 4$")
+    compare.type("1/0\r")
+    compare.step(wait=r"ZeroDivisionError")
+    compare.type("exit()\r")
+    compare.step(wait=prompt_after("exit"))
+
+
+# ─── a full-screen Textual app ──────────────────────────────────────────────────────────
+
+
+def test_textual_app(compare: Comparison) -> None:
+    command = f"{sys.executable} {APP}"
+    compare.step(command, "Enter", wait=r"count: 0")
+    compare.step("+", wait=r"count: 1")
+    compare.step("+", "r", wait=r"count: 2[\s\S]*║")
+    compare.step("q", wait=prompt_after(re.escape(APP.name)))
+
+
+def test_shell_output_resized(compare: Comparison) -> None:
+    """Plain shell output (no program redraws it) through height and width changes: lines
+    go to the history and come back as tmux moves them."""
+    compare.step("seq -f 'line %03g' 1 60", "Enter", wait=prompt_after("line 060"))
+    client = TuiClient(compare.env, width=100, height=31)
+    try:
+        client.start()
+        for width, height in ((100, 18), (100, 27), (60, 27), (90, 24)):
+            resize_client(compare, client, width, height)
+            compare.settle()
+        compare.step("echo after-resize-$((1+1))", "Enter", wait=r"^after-resize-2$")
+    finally:
+        client.kill()
