@@ -20,13 +20,18 @@ them so that the machine's noise (2 cores, shared) hits both alike:
    until its UTF-8 bytes are read from the client's output is taken; `--samples` per case
    with random gaps of 20–100 ms, split over `--runs` rounds that alternate idea and tmux.
    Idle (nothing else runs) and with the visible cell B beside A flooding (`while :; do cat
-   LOG; done`). p50 and p99; targets: idle p50 ≤ 5 ms, flood p99 ≤ 50 ms.
-3. agents: 9 visible cells (`idea grid 3x3`; tmux 9 panes, `select-layout tiled`), each
-   running an agent-style repainter at 20 frames/s: every frame wrapped in synchronized output
-   (CSI ? 2026 h/l), cursor home, a region of min(30, rows) lines repainted with colours, box
-   drawing, a spinner, a progress bar, a streaming line and a counter (like Claude Code's TUI).
+   LOG; done`). p50 and p99; targets: idle p50 ≤ 5 ms, flood p99 ≤ 50 ms. The CPU that
+   daemon + client (tmux server + client) used meanwhile is printed beside them.
+3. agents: 9 visible cells (`idea grid 3x3`; tmux 9 panes, `select-layout tiled`), the
+   top-left one focused, each running an agent-style repainter at 20 frames/s: every frame
+   wrapped in synchronized output (CSI ? 2026 h/l), cursor home, a region of min(30, rows)
+   lines repainted with colours, box drawing, a spinner, a progress bar, a streaming line and
+   a counter (like Claude Code's TUI).
    CPU (utime+stime from /proc) of daemon + client over `--cpu-seconds`, as % of one core;
-   tmux server + client the same. Median of `--runs`; target ≤ 40 %.
+   tmux server + client the same (tmux's client only relays: its server writes to the
+   terminal itself). Median of `--runs`; target ≤ 40 %. Also printed: the bytes written to
+   the terminal per second and the frames the agents managed to draw (180/s when no one
+   lags).
 4. memory: daemon (tmux server) RSS before and after filling `--mem-cells` cells (idea: one
    page each, `idea layout new`; tmux: one window each, history-limit 10000) with 12,000 lines
    of 120-column SGR-rich text, each word in its own style, divided by the number of cells.
@@ -42,6 +47,7 @@ Every daemon, server and client started here is ended at the end, also on errors
 
 from __future__ import annotations
 
+import abc
 import argparse
 import contextlib
 import itertools
@@ -257,7 +263,7 @@ def echo_letters() -> Iterator[str]:
 # ─── the two programs ───────────────────────────────────────────────────────────────────
 
 
-class Side:
+class Side(abc.ABC):
     """idea or tmux: a server, a client on a PTY drained by a thread, its cells."""
 
     name = ""
@@ -270,39 +276,49 @@ class Side:
         self.client: PtyClient | None = None
         self.drain: Drain | None = None
 
-    # to provide
+    @abc.abstractmethod
     def _call(self, args: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
-        raise NotImplementedError
+        """Run one command of the program's CLI."""
 
+    @abc.abstractmethod
     def start(self) -> None:
-        raise NotImplementedError
+        """Start the server with one cell, attach a drained client, wait for the prompt."""
 
+    @abc.abstractmethod
     def stop_server(self) -> None:
-        raise NotImplementedError
+        """End the server and everything in it; no error if none runs."""
 
+    @abc.abstractmethod
     def server_pid(self) -> int:
-        raise NotImplementedError
+        """The daemon's (server's) process id."""
 
+    @abc.abstractmethod
     def cells(self) -> list[str]:
-        raise NotImplementedError
+        """The ids of the cells shown, in reading order."""
 
+    @abc.abstractmethod
     def screen(self, cell: str) -> str:
-        raise NotImplementedError
+        """The cell's screen as text."""
 
+    @abc.abstractmethod
     def wait_screen(self, cell: str, regex: str, timeout: float = 30.0) -> None:
-        raise NotImplementedError
+        """Wait until the cell's screen matches `regex` (multiline)."""
 
+    @abc.abstractmethod
     def send(self, cell: str, *keys: str) -> None:
-        raise NotImplementedError
+        """Type keys (tmux-style key names) into a cell."""
 
+    @abc.abstractmethod
     def focus(self, cell: str) -> None:
-        raise NotImplementedError
+        """Make the cell the focused one (where the client's keys go)."""
 
+    @abc.abstractmethod
     def cat_until_marker(self, cell: str, path: Path, n: int) -> float:
-        raise NotImplementedError
+        """Seconds from `cat path` typed in the cell until the marker after it shows."""
 
+    @abc.abstractmethod
     def history_lines(self, cell: str) -> int:
-        raise NotImplementedError
+        """Lines of scrollback the cell holds."""
 
     # shared
     def run(self, *args: str, check: bool = True, timeout: float = CALL_TIMEOUT) -> str:
@@ -504,10 +520,12 @@ class Results:
     cat_mb: float = 0.0
     echo: dict[str, Pair] = field(default_factory=dict)
     echo_missed: dict[str, int] = field(default_factory=dict)
+    echo_cpu: dict[str, Pair] = field(default_factory=dict)
     cpu: Pair = field(default_factory=Pair)
     cpu_server: Pair = field(default_factory=Pair)
     cpu_client: Pair = field(default_factory=Pair)
     fps: Pair = field(default_factory=Pair)
+    drawn_kb: Pair = field(default_factory=Pair)
     mem: dict[str, Pair] = field(default_factory=lambda: {"theme": Pair(), "random": Pair()})
     history: Pair = field(default_factory=Pair)
     done: set[str] = field(default_factory=set)
@@ -583,6 +601,7 @@ def bench_latency(
     per_round = max(1, -(-samples // runs))
     for case in ("idle", "flood"):
         res.echo[case] = Pair()
+        res.echo_cpu[case] = Pair()
         res.echo_missed[case] = 0
     for run in range(runs):
         for case in ("idle", "flood"):
@@ -593,7 +612,13 @@ def bench_latency(
                     time.sleep(1.5)  # the flood under way, the client busy drawing it
                 else:
                     side.quiet()
+                pids = side.pids()
+                before = [cpu_seconds(pid) for pid in pids]
+                start = time.perf_counter()
                 got, missed = _echo_samples(side, letters[side.name], per_round, rng)
+                elapsed = time.perf_counter() - start
+                used = sum(cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True))
+                res.echo_cpu[case].of(side).append(100.0 * used / elapsed)
                 if case == "flood":
                     side.send(flooding, "C-c")
                     side.wait_screen(flooding, re.escape(PROMPT.strip()) + " *$", 60.0)
@@ -637,13 +662,16 @@ def bench_cpu(
         for side in order:
             go = control / f"go-{side.name}"
             frames_before = _frames(control, side.name)
+            assert side.drain is not None
             side.quiet(0.3, 5.0)
             go.touch()
             time.sleep(1.0)  # warm up: all nine agents drawing
             pids = side.pids()
             before = [cpu_seconds(pid) for pid in pids]
             start = time.perf_counter()
+            written = side.drain.total
             time.sleep(seconds)
+            written = side.drain.total - written
             used = [cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True)]
             elapsed = time.perf_counter() - start
             go.unlink()
@@ -654,6 +682,7 @@ def bench_cpu(
             res.cpu_server.of(side).append(server)
             res.cpu_client.of(side).append(client)
             res.fps.of(side).append(drawn / (elapsed + 1.0))
+            res.drawn_kb.of(side).append(written / 1000 / elapsed)
             log(
                 f"agents, {side.name} run {run + 1}: {server + client:.1f} % core "
                 f"(server {server:.1f}, client {client:.1f}); {drawn / (elapsed + 1.0):.0f} "
@@ -807,6 +836,15 @@ def report(res: Results, runs: int, args: argparse.Namespace) -> str:
                 target,
                 f"≤ {target:g} ms" if target else "",
             )
+        for case in ("idle", "flood"):
+            pair = r.echo_cpu[case]
+            add(
+                f"  CPU daemon+client while timing, {case} (% of one core)",
+                median(pair.idea),
+                _spread(pair.idea, ".0f", "%"),
+                median(pair.tmux),
+                _spread(pair.tmux, ".0f", "%"),
+            )
         missed = sum(r.echo_missed.values())
         if missed:
             rows.append((f"  keystrokes not echoed within {ECHO_TIMEOUT:g} s", str(missed),
@@ -830,6 +868,13 @@ def report(res: Results, runs: int, args: argparse.Namespace) -> str:
                 median(pair.tmux),
                 _spread(pair.tmux, ".1f", "%"),
             )
+        add(
+            "  written to the terminal",
+            median(r.drawn_kb.idea),
+            f"{median(r.drawn_kb.idea):.0f} kB/s",
+            median(r.drawn_kb.tmux),
+            f"{median(r.drawn_kb.tmux):.0f} kB/s",
+        )
         add(
             "  frames/s the nine agents drew",
             median(r.fps.idea),

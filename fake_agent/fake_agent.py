@@ -465,6 +465,7 @@ class Agent:
             "strictMcpConfig": args.strict_mcp_config,
             "configOverrides": args.config,
             "addDirs": args.add_dir,
+            "systemPromptSnapshot": args.system_prompt_snapshot,
             "messages": self.messages,
             "bracketedPaste": args.bracketed_paste,
             "state": self.state,
@@ -531,7 +532,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signum, on_signal)
     tty_in = os.isatty(0)
     saved = raw_mode(0) if tty_in and not args.canonical else None
-    paste = args.bracketed_paste and os.isatty(1)
+    # Like a TUI, ask for bracketed paste only from a terminal; the report says what happened.
+    paste = args.bracketed_paste = args.bracketed_paste and os.isatty(1)
     if paste:
         write("\x1b[?2004h")
     code = 0
@@ -589,6 +591,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mcp.add_argument("-c", "--config", action="append", default=[], metavar="KEY=VALUE",
                      help="Codex-style override; developer_instructions=TEXT is context (flag)")
     mcp.add_argument("--add-dir", nargs="+", action="extend", default=[], metavar="DIR")
+    mcp.add_argument("--system-prompt-snapshot", choices=("on", "off"),
+                     help="Claude Code's option, recorded only (no snapshot is modelled)")
     behaviour = parser.add_argument_group("behaviour")
     behaviour.add_argument("--prompt", default=DEFAULT_PROMPT, help=f"default {DEFAULT_PROMPT!r}")
     behaviour.add_argument("--no-bracketed-paste", dest="bracketed_paste", action="store_false",

@@ -90,12 +90,14 @@ class ActionRunner:
             return Answer(error=str(exc), code="error")
 
     def report(self, message: str, level: str = "info") -> None:
-        """A message on the status line, and in the message line of the panel on top."""
+        """A message on the status line, and in the message lines of the open panels (the
+        status line is dimmed under them; the panel a dialog returns to shows it too)."""
         from idea_tui.widgets.message_line import MessageLine
 
         self.app.status.show(message, level)
-        for line in self.app.screen.query(MessageLine):
-            line.show(message, level)
+        for screen in self.app.screen_stack:
+            for line in screen.query(MessageLine):
+                line.show(message, level)
 
     async def ask(self, screen: Screen[Any]) -> Any:
         """Show a modal screen and wait for what it is dismissed with.

@@ -4,9 +4,10 @@ The first-run wizard offers these; `idea profile list` shows them. They are plai
 (`adapters.store.profiles_codec.decode_profile` turns one into an `AgentProfile`), so this
 module depends on no Python class and a user's edited copy has the same form.
 
-Every value below was checked against the installed CLI (Claude Code 2.1.332, Codex CLI
-0.171.0, Gemini CLI 0.61.0, Aider 0.86.2); docs/profiles.md says how and where, and
-tests/agents_cli/ re-checks the flags against whatever version is installed. In short:
+The Claude Code (2.1.332) and Codex (0.171.0) values were tried on the real CLIs, offline;
+the Gemini CLI (0.61.0) and Aider (0.86.2) ones come from their `--help` and code.
+docs/profiles.md says how and where; tests/agents_cli/ re-checks the flags against whatever
+version is installed. In short:
 
 - Nothing is written into the user's files (D19): Claude Code and Codex receive the composed
   context on their command line, as text, and work in the project root.

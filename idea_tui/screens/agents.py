@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -29,7 +30,8 @@ STATE_STYLES = {
     "resumable": "cyan",
     "stopped": "dim",
 }
-STATUS_WIDTH = 28
+MIN_STATUS_WIDTH = 20
+MAX_PANEL_WIDTH = 130
 
 # Key (as typed) → (action, closes the panel when it worked).
 KEYS: dict[str, tuple[str, bool]] = {
@@ -59,7 +61,7 @@ HINTS = (
 )
 
 
-def status_text(agent: Agent, width: int | None = STATUS_WIDTH) -> Text:
+def status_text(agent: Agent, width: int | None = None) -> Text:
     status = flows.agent_status(agent)
     if width is not None and len(status) > width:
         status = status[: width - 1] + "…"
@@ -90,7 +92,7 @@ class AgentsScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     AgentsScreen { align: center middle; }
     AgentsScreen > Vertical {
-        width: 96%; max-width: 120; height: auto; max-height: 90%;
+        width: 98%; max-width: 130; height: auto; max-height: 90%;
         border: round $accent; background: $surface; padding: 0 1;
     }
     AgentsScreen DataTable { height: auto; max-height: 16; margin-top: 1; }
@@ -120,13 +122,24 @@ class AgentsScreen(ModalScreen[None]):
             yield MessageLine()
             yield Static(HINTS, classes="hint")
 
-    def _heading(self) -> str:
+    def _heading(self) -> Text:
         project = self.project
         if project is None and self.runner is not None:
             scene = self.runner.app.view.scene
             project = next((tab.name for tab in scene.tabs if tab.active), None) \
                 if scene is not None else None
-        return f"[b]{project}[/b]: its agents" if project else "The project's agents"
+        heading = Text()
+        if project:
+            heading.append(project, style="bold")
+            heading.append(": its agents")
+        else:
+            heading.append("The project's agents")
+        drifting = sum(1 for agent in self.agents or [] if agent.get("updateAvailable"))
+        if drifting:
+            heading.append(" · ")
+            heading.append(f"{drifting} template update{'s' if drifting > 1 else ''} "
+                           "available (u syncs)", style="bold yellow")
+        return heading
 
     async def on_mount(self) -> None:
         self.query_one(DataTable).focus()
@@ -157,19 +170,36 @@ class AgentsScreen(ModalScreen[None]):
             self.agents = agents
             self._fill()
 
+    def _status_width(self) -> int:
+        """What the Status column can take without a horizontal scroll bar (the detail
+        line below the table shows the whole status of the selected agent)."""
+        agents = self.agents or []
+        inner = min(MAX_PANEL_WIDTH, self.app.size.width * 98 // 100) - 4
+        others = 0
+        for header, cells in (
+            ("Agent", [agent["name"] for agent in agents]),
+            ("Profile", [str(agent.get("profileId", "")) for agent in agents]),
+            ("Template", [template_text(agent).plain for agent in agents]),
+            ("", [badge_text(agent).plain for agent in agents]),
+        ):
+            others += max([cell_len(header), *(cell_len(cell) for cell in cells)]) + 2
+        return max(MIN_STATUS_WIDTH, inner - others - 2)
+
     def _fill(self) -> None:
         table = self.query_one(DataTable)
         selected = self.selected
         table.clear()
+        width = self._status_width()
         for agent in self.agents or []:
             table.add_row(Text(agent["name"], style="bold"), agent.get("profileId", ""),
-                          status_text(agent), template_text(agent), badge_text(agent),
+                          status_text(agent, width), template_text(agent), badge_text(agent),
                           key=agent["id"])
         if selected is not None:
             ids = [agent["id"] for agent in self.agents or []]
             if selected["id"] in ids:
                 table.move_cursor(row=ids.index(selected["id"]))
         self._show_detail()
+        self.query_one("#agents-heading", Static).update(self._heading())
 
     @property
     def selected(self) -> Agent | None:

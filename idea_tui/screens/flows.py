@@ -44,7 +44,7 @@ def agent_status(agent: Agent) -> str:
     if state == "failed":
         return f"failed: {agent.get('error') or 'unknown error'}"
     if state == "resumable":
-        return "resumable (was running when idea stopped)"
+        return "resumable (was running)"
     return "stopped"
 
 

@@ -24,8 +24,8 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
@@ -477,9 +477,9 @@ class CustomProfileScreen(ModalScreen[Profile | None]):
     CustomProfileScreen > Vertical {
         width: 90; height: auto; border: round $accent; background: $surface; padding: 0 1;
     }
-    CustomProfileScreen Horizontal { height: 1; margin-top: 1; }
-    CustomProfileScreen .label { width: 16; color: $text-muted; }
-    CustomProfileScreen Input { width: 1fr; }
+    CustomProfileScreen .field { height: 1; margin-top: 1; }
+    CustomProfileScreen .label { width: 12; color: $text-muted; }
+    CustomProfileScreen Input { width: 1fr; background: $boost; }
     CustomProfileScreen Select { width: 1fr; }
     CustomProfileScreen .hint { color: $text-muted; margin-top: 1; }
     CustomProfileScreen MessageLine { margin-top: 1; }
@@ -499,19 +499,19 @@ class CustomProfileScreen(ModalScreen[Profile | None]):
                 ("command", "custom-command", "the program, e.g. mycli"),
                 ("args", "custom-args", "arguments, as typed in a shell (optional)"),
             ):
-                with Horizontal():
+                with Horizontal(classes="field"):
                     yield Static(label, classes="label")
                     yield Input(id=field, placeholder=placeholder, compact=True)
-            with Horizontal():
+            with Horizontal(classes="field"):
                 yield Static("context", classes="label")
                 yield Select([(f"{STRATEGY_LABELS[key]} ({key})", key) for key in STRATEGIES],
                              value="conventionFile", allow_blank=False, compact=True,
                              id="custom-strategy")
-            with Horizontal():
+            with Horizontal(classes="field"):
                 yield Static("target", classes="label", id="custom-value-label")
                 yield Input(id="custom-value", placeholder=VALUE_HINTS["conventionFile"],
                             compact=True)
-            with Horizontal():
+            with Horizontal(classes="field"):
                 yield Static("detect", classes="label")
                 yield Input(id="custom-detect", compact=True,
                             placeholder="a command that succeeds when installed (optional), "

@@ -26,8 +26,8 @@ KEYS = {"enter": "edit", "e": "edit", "n": "new", "d": "delete", "i": "install",
         "a": "agent"}
 NO_TEMPLATE_NEEDED = {"new", "install"}
 
-HINTS = ("Enter/e: edit · n: new · a: create an agent from it · d: delete · "
-         "i: install the software team pack · Esc: close")
+HINTS = ("Enter/e: edit · n: new · a: new agent from it · d: delete · "
+         "i: install the team pack · Esc: close")
 
 
 class TemplatesScreen(ModalScreen[None]):

@@ -29,10 +29,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from idea_tui.control import ControlClient
+from idea_tui.control import CommandFailed, ControlClient
+from tests.adapters.emulator.tmux_reference import _DEC as DEC_GRAPHICS
 from tests.adapters.emulator.tmux_reference import DEFAULT, Cells, Style, decode_lines, trim
 from tests.helpers.idea import IdeaEnv
 from tests.helpers.retry import retry_until
+from tests.helpers.tui import TuiClient
 
 STABLE_POLLS = 3
 STABLE_SECONDS = 0.25
@@ -220,6 +222,18 @@ class TmuxPane:
 Side = IdeaCell | TmuxPane
 
 
+def _line_drawing(text: str, cells: Cells) -> str:
+    """tmux's plain capture prints DEC line-drawing characters as the letters that select
+    them (`lqk` for `┌─┐`); its `-e` capture marks them (SO/SI) and decodes to the glyphs
+    shown. Use the glyphs where that is the only difference."""
+    shown = "".join(char for char, _ in cells).rstrip(" ")
+    if len(shown) != len(text) or shown == text:
+        return text
+    if all(a == b or DEC_GRAPHICS.get(a) == b for a, b in zip(text, shown, strict=True)):
+        return shown
+    return text
+
+
 def read_screen(side: Side, *, final: bool = False) -> Screen:
     """A side's screen; `final` reads the text with a capture of its own, as a user would
     (else the text is that of the attribute capture)."""
@@ -227,6 +241,9 @@ def read_screen(side: Side, *, final: bool = False) -> Screen:
     cells = _decode(ansi, rows)
     if final:
         text = _rows(side.text(), rows)
+        if isinstance(side, TmuxPane):
+            text = [_line_drawing(row, cell_row) for row, cell_row in zip(text, cells,
+                                                                           strict=True)]
     else:
         text = ["".join(char for char, _ in row).rstrip(" ") for row in cells]
     return Screen(text=text, cells=cells, cursor=cursor, raw_ansi=ansi)
@@ -371,6 +388,17 @@ def sized_like(cell: IdeaCell, pane: TmuxPane) -> tuple[int, int]:
                 pane.tmux("display", "-p", "-t", pane.target, "#{pane_width}").strip()
                 == str(cols), describe="the tmux pane did not take the size")
     return cols, rows
+
+
+def attach_client(env: IdeaEnv, width: int, height: int) -> TuiClient:
+    """An attached client (`idea attach` in its own tmux server) of `width` x `height`.
+
+    The first-run wizard (shown while no profiles.json exists) is skipped first, as the
+    wizard's "Skip" does (an empty profile list), so that it does not cover the cells."""
+    with ControlClient.connect(env.locations) as control, \
+            contextlib.suppress(CommandFailed):
+        control.call("profile_save", profiles=[])
+    return TuiClient(env, width=width, height=height).start()
 
 
 def write_lines(path: Path, lines: Sequence[str]) -> Path:

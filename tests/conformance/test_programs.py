@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from tests.conformance.harness import (
     Comparison,
     Screen,
     Side,
+    attach_client,
     blank_rows,
     collapse_numbers,
     map_rows,
@@ -112,10 +114,9 @@ def test_vim_resized_mid_run(compare: Comparison) -> None:
     write_lines(project(compare) / "long.txt", [f"line {i:03d} " + "abcdefghij" * (i % 9)
                                                 for i in range(60)])
     compare.step("vim -n -i NONE -c 'set number' long.txt", "Enter", wait=r'"long\.txt" 60L')
-    client = TuiClient(compare.env, width=100, height=31)
+    before = compare.cell.size()
+    client = attach_client(compare.env, 100, 31)
     try:
-        before = compare.cell.size()
-        client.start()
         retry_until(lambda: compare.cell.size() != before, describe="the cell kept its size")
         assert sized_like(compare.cell, compare.pane) == (100, 28)
         compare.step(wait=r"line 025")
@@ -301,12 +302,33 @@ def test_shell_output_resized(compare: Comparison) -> None:
     """Plain shell output (no program redraws it) through height and width changes: lines
     go to the history and come back as tmux moves them."""
     compare.step("seq -f 'line %03g' 1 60", "Enter", wait=prompt_after("line 060"))
-    client = TuiClient(compare.env, width=100, height=31)
+    client = attach_client(compare.env, 100, 31)
     try:
-        client.start()
         for width, height in ((100, 18), (100, 27), (60, 27), (90, 24)):
             resize_client(compare, client, width, height)
             compare.settle()
         compare.step("echo after-resize-$((1+1))", "Enter", wait=r"^after-resize-2$")
     finally:
         client.kill()
+
+
+# ─── line drawing, watch, man ───────────────────────────────────────────────────────────
+
+
+def test_line_drawing_watch_and_man(compare: Comparison) -> None:
+    """DEC line drawing as ncurses programs select it, `watch -d` (procps: its highlighted
+    differences; the header's clock masked) and a man page through less (bold, underline)."""
+    compare.step("tput smacs; printf 'lqqqk\\nx   x\\nmqqqj\\n'; tput rmacs; echo drawn",
+                 "Enter", wait=r"^drawn$")
+    compare.step("clear; printf '\\033(0lqk\\033(B ok \\033)0\\016lqk\\017 \\033)B\\n'", "Enter",
+                 wait=r"ok")
+    if shutil.which("watch"):
+        compare.step("clear; watch -n 0.2 -d 'echo changing; seq 1 5'", "Enter",
+                     wait=r"^changing", mask=lambda screen: blank_rows(screen, [0]))
+        compare.step("C-c", wait=PROMPT)
+    if shutil.which("man") and subprocess.run(["man", "-w", "ls"], capture_output=True,
+                                              check=False).returncode == 0:
+        compare.step("clear; man ls", "Enter", wait=r"^NAME")
+        compare.step("Space")
+        compare.step("/--all", "Enter")
+        compare.step("q", wait=PROMPT)

@@ -12,10 +12,10 @@ import time
 
 import pytest
 
+from tests.conformance.harness import attach_client
 from tests.helpers.idea import IdeaEnv
 from tests.helpers.programs import require_tmux
 from tests.helpers.retry import retry_until
-from tests.helpers.tui import TuiClient
 
 pytestmark = pytest.mark.e2e
 
@@ -112,7 +112,7 @@ def test_an_unfinished_synchronized_frame_is_shown_after_the_time_box(
     require_tmux()
     target, _ = two_cells(idea_env)
     idea_env.run("select", "-t", target)
-    client = TuiClient(idea_env, width=120, height=30).start()
+    client = attach_client(idea_env, 120, 30)
     try:
         client.wait_for(r"e2e\$")
         idea_env.send_keys(

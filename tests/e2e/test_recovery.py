@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.idea import IdeaEnv, process_alive
+from tests.helpers.idea import PROMPT_RE, IdeaEnv, process_alive
 from tests.helpers.tui import TuiFactory
 
 pytestmark = pytest.mark.e2e
@@ -54,11 +54,13 @@ def test_kill_9_then_idea_open_starts_a_fresh_daemon_that_restores_everything(
 
 def test_kill_9_then_idea_attaches_to_a_fresh_daemon(idea: IdeaEnv, tui: TuiFactory) -> None:
     build_two_projects(idea)
+    idea.skip_first_run()
     before = layout_of(idea)
     killed = idea.kill_daemon_hard()
     client = tui(args=())  # plain `idea`
     client.wait_for(r"^ main +0:alpha +1:beta")
     assert len(client.wait_cells(2)) == 2  # beta (the active tab): two cells
+    client.wait_for("^" + PROMPT_RE)
     assert idea.daemon_pid() not in (None, killed)
     assert layout_of(idea) == before
 

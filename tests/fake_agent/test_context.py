@@ -150,3 +150,13 @@ def test_every_source_at_once_is_reported(
     contexts = read_report(report)["contexts"]
     assert [(c["strategy"], c["content"]) for c in contexts] == [
         ("conventionFile", "file"), ("flag", "flag"), ("env", "env")]
+
+
+def test_codex_developer_instructions_override(start: StartAgent, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    agent = start("-c", "model=x", "-c", f"developer_instructions={COMPOSED}",
+                  "--report", str(report))
+    agent.expect_exact(f"CONTEXT[flag] sha256={sha(COMPOSED)} bytes={len(COMPOSED.encode())} "
+                       "source=-c developer_instructions")
+    agent.prompt()
+    assert read_report(report)["contexts"][0]["content"] == COMPOSED

@@ -95,6 +95,9 @@ class TuiClient:
             "-f", "/dev/null", "start-server", ";",
             "set", "-g", "exit-empty", "off", ";",
             "set", "-g", "default-terminal", "xterm-256color", ";",
+            # /bin/sh runs the command: bash (the tests' SHELL) drops PS1 when not
+            # interactive, and a daemon the client starts would pass that on to its cells.
+            "set", "-g", "default-shell", "/bin/sh", ";",
             "set", "-g", "remain-on-exit", "on", ";",
             "set", "-g", "status", "off", ";",
             "new-session", "-d", "-s", SESSION, "-x", str(self.width), "-y", str(self.height),

@@ -659,7 +659,9 @@ def test_n_creates_an_agent_from_a_template_kept_in_sync() -> None:
         await pilot.press("enter")  # keep in sync (highlighted)
         await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen)
                     and "Which CLI" in pilot.app.screen.question, "profile question")
-        assert pilot.app.screen.initial == "codex"  # the template's default profile
+        profiles = pilot.app.screen
+        assert isinstance(profiles, ChoiceScreen)
+        assert profiles.initial == "codex"  # the template's default profile
         await pilot.press("enter")
         await called(pilot, gateway, "agent_new")
         await until(pilot, lambda: "created" in message(pilot))
@@ -736,7 +738,8 @@ def test_e_edits_the_persona_in_the_built_in_editor(tmp_path: Path) -> None:
         assert editor.text == PERSONA
         area = editor.query_one(TextArea)
         area.move_cursor(area.document.end)
-        await typed(pilot, "- keep commits small\n")
+        await typed(pilot, "- keep commits small")
+        await pilot.press("enter")
         await pilot.press("ctrl+s")
         await screen(pilot, AgentsScreen)
 
@@ -871,7 +874,8 @@ def test_templates_edit_saves_a_new_version() -> None:
         editor = await screen(pilot, EditorScreen)
         assert editor.text == "# Conductor\n"
         editor.query_one(TextArea).move_cursor((1, 0))
-        await typed(pilot, "Lead the team.\n")
+        await typed(pilot, "Lead the team.")
+        await pilot.press("enter")
         await pilot.press("ctrl+s")
         await called(pilot, gateway, "template_update")
         await screen(pilot, TemplatesScreen)
