@@ -15,6 +15,7 @@ offer to resume what was running, with the profile's resume arguments when it ha
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,6 +42,7 @@ from idea_daemon.agent_delivery import deliver_stdin
 from idea_daemon.errors import CommandError, ConfirmationNeeded
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import SpawnSpec, TerminalSession
+from idea_daemon.session_discovery import DiscoveryRule, watch_for_session
 from idea_daemon.workspace_state import CellRef
 
 if TYPE_CHECKING:
@@ -75,6 +77,7 @@ class AgentRuntime:
         self.agent_store = AgentStore()
         self.persona_store = PersonaStore()
         self.profile_store = ProfileStore(data_dir)
+        self.mcp_available = False
         service.exit_handlers.append(self._on_agent_exit)
         service.agent_cell_message = self._cell_message
 
@@ -283,6 +286,10 @@ class AgentRuntime:
             "content": content,
             "conversationId": conversation_id or "",
         }
+        if not self.mcp_available:
+            # No MCP server in this daemon yet: launch without the profile's MCP block
+            # rather than point the CLI at a config that does not exist.
+            profile = replace(profile, mcp=None)
         argv = command_line(profile, values, session=mode)
         cell_id = cell.leaf.id if cell is not None else f"background:{agent.id}"
         env = self.service.cell_env(cell_id)
@@ -302,10 +309,53 @@ class AgentRuntime:
                              f"{profile.name!r}: install `{profile.command}` or change the "
                              f"agent's profile (`idea agent set-profile {agent.name} ...`) "
                              f"or edit the profile (`idea profile edit {profile.id}`)")
-        elif isinstance(profile.context_injection, Stdin):
-            deliver_stdin(session, content, profile)
+        else:
+            if isinstance(profile.context_injection, Stdin):
+                deliver_stdin(session, content, profile)
+            if profile.session is not None and mode is not SessionMode.RESUME \
+                    and not profile.session.id_known_at_launch:
+                self._discover_conversation(runtime, agent, profile, session, env)
         log.info("agent %s launched: %s in %s", agent.name, argv[0], cwd)
         return session
+
+    def _discover_conversation(self, runtime: ProjectRuntime, agent: Agent,
+                               profile: AgentProfile, session: TerminalSession,
+                               env: dict[str, str]) -> None:
+        """For CLIs that pick their own id (Codex): find it once it exists (D20)."""
+        assert profile.session is not None
+        rule = DiscoveryRule.from_profile_extra(profile.session.extra)
+        if rule is None:
+            return
+
+        def claimed() -> set[str]:
+            return {s.conversation_id for s in self.service.sessions.values()
+                    if s.conversation_id}
+
+        def found(conversation_id: str) -> None:
+            session.conversation_id = conversation_id
+            self._record_conversation(runtime, agent.id, conversation_id)
+            log.info("agent %s: conversation %s discovered", agent.name, conversation_id)
+
+        watch_for_session(rule, env, time.time() - 1.0, claimed, lambda: session.running,
+                          found)
+
+    def _record_conversation(self, runtime: ProjectRuntime, agent_id: str,
+                             conversation_id: str) -> None:
+        changed = False
+        for layout in runtime.layouts.layouts:
+            tree = layout.tree
+            for leaf in iter_leaves(tree.root):
+                if leaf.agent == agent_id and leaf.session is not None:
+                    tree = ops.replace_leaf(tree, leaf.id,
+                                            replace(leaf, conversation_id=conversation_id))
+                    changed = True
+            runtime.set_tree(layout.id, tree)
+        if changed:
+            self.service.save_layouts(runtime)
+        entries = self._load_background(runtime)
+        if agent_id in entries:
+            entries[agent_id]["conversationId"] = conversation_id
+            self._write_background(runtime, entries)
 
     def _sections(self, runtime: ProjectRuntime, persona: str) -> ContextSections:
         root = Path(runtime.root)
