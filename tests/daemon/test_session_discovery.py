@@ -15,7 +15,8 @@ RULE_EXTRA = {
         "homeEnv": "CODEX_HOME",
         "defaultHome": "~/.codex",
         "glob": "sessions/*/*/*/rollout-*.jsonl",
-        "idPattern": r"rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$",
+        "idPattern": r"rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
+        r"[0-9a-f]{12})\.jsonl$",
     }
 }
 
