@@ -22,14 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adapters.store.agents_codec import AgentStore, PersonaStore
-from adapters.store.atomic import read_json, write_json_atomic
 from adapters.store.profiles_codec import ProfileStore, decode_profile
 from core.agents.agent import Agent, AgentManifest, find_agent
-from core.agents.argv import command_line, render_cwd, render_env
-from core.agents.context import ContextSections, compose_context
 from core.agents.profile import (
     AgentProfile,
-    ConventionFile,
     SessionMode,
     Stdin,
     find_profile,
@@ -39,9 +35,11 @@ from core.errors import AgentAlreadyRunning, IdeaError, ProfileNotFound, StoreEr
 from core.layout import ops
 from core.layout.model import Direction, iter_leaves
 from idea_daemon.agent_delivery import deliver_stdin
+from idea_daemon.agent_launch import prepare_launch
+from idea_daemon.agent_records import AgentRecords
 from idea_daemon.errors import CommandError, ConfirmationNeeded
 from idea_daemon.runtime import ProjectRuntime
-from idea_daemon.session import SpawnSpec, TerminalSession
+from idea_daemon.session import TerminalSession
 from idea_daemon.session_discovery import DiscoveryRule, watch_for_session
 from idea_daemon.workspace_state import CellRef
 
@@ -50,8 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RUN_DIR = Path(".ideai") / "run"
-BACKGROUND_FILE = "background.json"
 CONTEXT_FILE = "context.md"
 
 
@@ -69,11 +65,11 @@ class AgentStatus:
     conversation_id: str | None = None
 
 
-class AgentRuntime:
+class AgentRuntime(AgentRecords):
     """The agent operations of one daemon. Created by the composition root."""
 
     def __init__(self, service: WorkspaceService, data_dir: Path) -> None:
-        self.service = service
+        super().__init__(service)
         self.agent_store = AgentStore()
         self.persona_store = PersonaStore()
         self.profile_store = ProfileStore(data_dir)
@@ -177,23 +173,6 @@ class AgentRuntime:
         candidates = running or found
         return candidates[-1] if candidates else None
 
-    def _agent_leaf(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
-        for layout in runtime.layouts.layouts:
-            for leaf in iter_leaves(layout.tree.root):
-                if leaf.agent == agent_id:
-                    return leaf.id
-        return None
-
-    def _was_running(self, runtime: ProjectRuntime, agent_id: str,
-                     background: dict[str, dict[str, Any]]) -> bool:
-        if agent_id in background:
-            return True
-        return any(
-            leaf.agent == agent_id and leaf.agent_was_running
-            for layout in runtime.layouts.layouts
-            for leaf in iter_leaves(layout.tree.root)
-        )
-
     # ─── launching ───────────────────────────────────────────────────────────────────
 
     def launch(self, runtime: ProjectRuntime, name: str, *, where: str,
@@ -255,51 +234,16 @@ class AgentRuntime:
             return str(uuid.uuid4()), SessionMode.START
         return None, SessionMode.NONE
 
-    def _recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
-        for layout in runtime.layouts.layouts:
-            for leaf in iter_leaves(layout.tree.root):
-                if leaf.agent == agent_id and leaf.conversation_id:
-                    return leaf.conversation_id
-        entry = self._load_background(runtime).get(agent_id)
-        conversation = entry.get("conversationId") if entry else None
-        return conversation if isinstance(conversation, str) else None
-
     def _spawn(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, persona: str,
                conversation_id: str | None, mode: SessionMode,
                cell: CellRef | None) -> TerminalSession:
-        root = Path(runtime.root)
-        run_dir = root / RUN_DIR / agent.id
-        run_dir.mkdir(parents=True, exist_ok=True)
-        content = compose_context(self._sections(runtime, persona))
-        context_path = run_dir / CONTEXT_FILE
-        context_path.write_text(content, encoding="utf-8")
-        if isinstance(profile.context_injection, ConventionFile):
-            # The file the CLI looks for, in the run dir: the user's own CLAUDE.md or
-            # AGENTS.md in the project are never touched (D19).
-            context_path = run_dir / profile.context_injection.target
-            context_path.parent.mkdir(parents=True, exist_ok=True)
-            context_path.write_text(content, encoding="utf-8")
-        values = {
-            "projectRoot": runtime.root,
-            "runDir": str(run_dir),
-            "path": str(context_path),
-            "content": content,
-            "conversationId": conversation_id or "",
-        }
-        if not self.mcp_available:
-            # No MCP server in this daemon yet: launch without the profile's MCP block
-            # rather than point the CLI at a config that does not exist.
-            profile = replace(profile, mcp=None)
-        argv = command_line(profile, values, session=mode)
         cell_id = cell.leaf.id if cell is not None else f"background:{agent.id}"
-        env = self.service.cell_env(cell_id)
-        env.update(render_env(profile, values))
-        env["IDEA_AGENT"] = agent.id
-        env["IDEA_AGENT_NAME"] = agent.name
-        env["IDEA_PROJECT"] = runtime.root
-        cwd = render_cwd(profile, values)
+        launch = prepare_launch(
+            runtime, agent, profile, persona, conversation_id, mode,
+            base_env=self.service.cell_env(cell_id), with_mcp=self.mcp_available,
+        )
         cols, rows = self._size_for(runtime, cell)
-        session = self.service.spawn_program(SpawnSpec(argv, cwd, env), cols, rows,
+        session = self.service.spawn_program(launch.spec, cols, rows,
                                              agent_id=agent.id, agent_name=agent.name)
         session.project_root = runtime.root
         session.conversation_id = conversation_id
@@ -311,11 +255,13 @@ class AgentRuntime:
                              f"or edit the profile (`idea profile edit {profile.id}`)")
         else:
             if isinstance(profile.context_injection, Stdin):
-                deliver_stdin(session, content, profile)
+                deliver_stdin(session, launch.content, profile)
             if profile.session is not None and mode is not SessionMode.RESUME \
                     and not profile.session.id_known_at_launch:
-                self._discover_conversation(runtime, agent, profile, session, env)
-        log.info("agent %s launched: %s in %s", agent.name, argv[0], cwd)
+                self._discover_conversation(runtime, agent, profile, session,
+                                            dict(launch.spec.env))
+        log.info("agent %s launched: %s in %s", agent.name, launch.spec.argv[0],
+                 launch.spec.cwd)
         return session
 
     def _discover_conversation(self, runtime: ProjectRuntime, agent: Agent,
@@ -338,39 +284,6 @@ class AgentRuntime:
 
         watch_for_session(rule, env, time.time() - 1.0, claimed, lambda: session.running,
                           found)
-
-    def _record_conversation(self, runtime: ProjectRuntime, agent_id: str,
-                             conversation_id: str) -> None:
-        changed = False
-        for layout in runtime.layouts.layouts:
-            tree = layout.tree
-            for leaf in iter_leaves(tree.root):
-                if leaf.agent == agent_id and leaf.session is not None:
-                    tree = ops.replace_leaf(tree, leaf.id,
-                                            replace(leaf, conversation_id=conversation_id))
-                    changed = True
-            runtime.set_tree(layout.id, tree)
-        if changed:
-            self.service.save_layouts(runtime)
-        entries = self._load_background(runtime)
-        if agent_id in entries:
-            entries[agent_id]["conversationId"] = conversation_id
-            self._write_background(runtime, entries)
-
-    def _sections(self, runtime: ProjectRuntime, persona: str) -> ContextSections:
-        root = Path(runtime.root)
-        project_context = None
-        shared = root / ".ideai" / "CONTEXT.md"
-        if shared.is_file():
-            project_context = shared.read_text(encoding="utf-8", errors="replace")
-        return ContextSections(
-            project_root=(
-                f"You work in the project `{runtime.name}`, rooted at `{runtime.root}`. "
-                "Read, edit and run commands there."
-            ),
-            project_context=project_context,
-            persona=persona,
-        )
 
     def _size_for(self, runtime: ProjectRuntime, cell: CellRef | None) -> tuple[int, int]:
         if cell is None:
@@ -474,32 +387,6 @@ class AgentRuntime:
             return self.restart(runtime, agent.id, resume=False)
         return self._status_of(runtime, agent.id)
 
-    def _mark_stopped(self, runtime: ProjectRuntime, agent_id: str) -> None:
-        self._set_running_flag(runtime, agent_id, False)
-        self._forget_background(runtime, agent_id)
-
-    def _set_running_flag(self, runtime: ProjectRuntime, agent_id: str, running: bool) -> None:
-        changed = False
-        for layout in runtime.layouts.layouts:
-            tree = layout.tree
-            for leaf in iter_leaves(tree.root):
-                if leaf.agent == agent_id and leaf.agent_was_running != running:
-                    tree = ops.replace_leaf(tree, leaf.id,
-                                            replace(leaf, agent_was_running=running))
-                    changed = True
-            runtime.set_tree(layout.id, tree)
-        if changed:
-            self.service.save_layouts(runtime)
-
-    def _forget_conversation(self, runtime: ProjectRuntime, agent_id: str) -> None:
-        for layout in runtime.layouts.layouts:
-            tree = layout.tree
-            for leaf in iter_leaves(tree.root):
-                if leaf.agent == agent_id and leaf.conversation_id:
-                    tree = ops.replace_leaf(tree, leaf.id, replace(leaf, conversation_id=None))
-            runtime.set_tree(layout.id, tree)
-        self.service.save_layouts(runtime)
-
     def _on_agent_exit(self, session: TerminalSession) -> None:
         """An agent's CLI ended by itself: it no longer counts as running (no resume)."""
         runtime = self.service.projects.get(session.project_root or "")
@@ -519,35 +406,6 @@ class AgentRuntime:
                     f"Agent {agent.name} was running. Enter resumes it "
                     f"(or `idea agent resume {agent.name}`).")
         return f"{agent.name} (stopped)", f"Agent {agent.name} is stopped. Enter launches it."
-
-    # ─── background record ───────────────────────────────────────────────────────────
-
-    def _background_path(self, runtime: ProjectRuntime) -> Path:
-        return Path(runtime.root) / RUN_DIR / BACKGROUND_FILE
-
-    def _load_background(self, runtime: ProjectRuntime) -> dict[str, dict[str, Any]]:
-        try:
-            data = read_json(self._background_path(runtime))
-        except (FileNotFoundError, IdeaError):
-            return {}
-        agents = data.get("agents", {}) if isinstance(data, dict) else {}
-        return {k: v for k, v in agents.items() if isinstance(v, dict)}
-
-    def _record_background(self, runtime: ProjectRuntime, agent: Agent,
-                           conversation_id: str | None, running: bool) -> None:
-        entries = self._load_background(runtime)
-        entries[agent.id] = {"conversationId": conversation_id, "running": running}
-        self._write_background(runtime, entries)
-
-    def _forget_background(self, runtime: ProjectRuntime, agent_id: str) -> None:
-        entries = self._load_background(runtime)
-        if entries.pop(agent_id, None) is not None:
-            self._write_background(runtime, entries)
-
-    def _write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
-        path = self._background_path(runtime)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(path, {"version": 1, "agents": entries})
 
     # ─── resume ──────────────────────────────────────────────────────────────────────
 

@@ -1,0 +1,90 @@
+"""Preparing an agent's invocation: run dir, composed context, argv, cwd and environment
+(FEATURES.md PRF-6..PRF-8, DECISIONS D7, D19, D22).
+
+The composed context is written to `.ideai/run/<agent-id>/context.md` (and, for the
+conventionFile strategy, to the file the CLI looks for, in the run dir): the user's own
+CLAUDE.md or AGENTS.md in the project are never touched. Every strategy gets the same text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from core.agents.agent import Agent
+from core.agents.argv import command_line, render_cwd, render_env
+from core.agents.context import ContextSections, compose_context
+from core.agents.profile import AgentProfile, ConventionFile, SessionMode
+from idea_daemon.agent_records import RUN_DIR
+from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.session import SpawnSpec
+
+CONTEXT_FILE = "context.md"
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedLaunch:
+    spec: SpawnSpec
+    content: str
+    """The composed context (what the stdin strategy types)."""
+
+
+def context_sections(runtime: ProjectRuntime, persona: str) -> ContextSections:
+    """The sections an agent gets today; later issues add orchestration, memory, state."""
+    shared = Path(runtime.root) / ".ideai" / "CONTEXT.md"
+    project_context = (
+        shared.read_text(encoding="utf-8", errors="replace") if shared.is_file() else None
+    )
+    return ContextSections(
+        project_root=(
+            f"You work in the project `{runtime.name}`, rooted at `{runtime.root}`. "
+            "Read, edit and run commands there."
+        ),
+        project_context=project_context,
+        persona=persona,
+    )
+
+
+def prepare_launch(
+    runtime: ProjectRuntime,
+    agent: Agent,
+    profile: AgentProfile,
+    persona: str,
+    conversation_id: str | None,
+    mode: SessionMode,
+    *,
+    base_env: dict[str, str],
+    with_mcp: bool,
+) -> PreparedLaunch:
+    """Write the run dir's files and build what to spawn.
+
+    Raises:
+        PlaceholderError: A profile template names a value that cannot be given.
+    """
+    run_dir = Path(runtime.root) / RUN_DIR / agent.id
+    run_dir.mkdir(parents=True, exist_ok=True)
+    content = compose_context(context_sections(runtime, persona))
+    context_path = run_dir / CONTEXT_FILE
+    context_path.write_text(content, encoding="utf-8")
+    if isinstance(profile.context_injection, ConventionFile):
+        context_path = run_dir / profile.context_injection.target
+        context_path.parent.mkdir(parents=True, exist_ok=True)
+        context_path.write_text(content, encoding="utf-8")
+    values = {
+        "projectRoot": runtime.root,
+        "runDir": str(run_dir),
+        "path": str(context_path),
+        "content": content,
+        "conversationId": conversation_id or "",
+    }
+    if not with_mcp:
+        # No MCP server in this daemon yet: launch without the profile's MCP block rather
+        # than point the CLI at a config that does not exist.
+        profile = replace(profile, mcp=None)
+    argv = command_line(profile, values, session=mode)
+    env = dict(base_env)
+    env.update(render_env(profile, values))
+    env["IDEA_AGENT"] = agent.id
+    env["IDEA_AGENT_NAME"] = agent.name
+    env["IDEA_PROJECT"] = runtime.root
+    return PreparedLaunch(SpawnSpec(argv, render_cwd(profile, values), env), content)
