@@ -111,13 +111,7 @@ class AgentsScreen(ModalScreen[None]):
         with Vertical() as box:
             box.border_title = " Agents "
             yield Static(self._heading(), id="agents-heading")
-            table: DataTable[Any] = DataTable(cursor_type="row", id="agents-table")
-            table.add_column("Agent", key="name")
-            table.add_column("Profile", key="profile")
-            table.add_column("Status", key="status")
-            table.add_column("Template", key="template")
-            table.add_column("", key="update")
-            yield table
+            yield DataTable(cursor_type="row", id="agents-table")
             yield Static("", id="agent-detail")
             yield MessageLine()
             yield Static(HINTS, classes="hint")
@@ -141,12 +135,11 @@ class AgentsScreen(ModalScreen[None]):
                            "available (u syncs)", style="bold yellow")
         return heading
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.query_one(DataTable).focus()
-        if self.agents is not None:
-            self._fill()
-        elif self.runner is not None:
-            await self.refresh_agents(report=True)
+        self._fill()  # the headers at least, until agent_list answers
+        if self.agents is None and self.runner is not None:
+            self.run_worker(self.refresh_agents(report=True), group="refresh", exclusive=True)
         if self.runner is not None:
             self.set_interval(self.REFRESH_SECONDS, self._tick)
 
@@ -186,9 +179,15 @@ class AgentsScreen(ModalScreen[None]):
         return max(MIN_STATUS_WIDTH, inner - others - 2)
 
     def _fill(self) -> None:
+        if not self.is_attached:
+            return
         table = self.query_one(DataTable)
         selected = self.selected
-        table.clear()
+        # Columns too: their widths follow the current content.
+        table.clear(columns=True)
+        for label, key in (("Agent", "name"), ("Profile", "profile"), ("Status", "status"),
+                           ("Template", "template"), ("", "update")):
+            table.add_column(label, key=key)
         width = self._status_width()
         for agent in self.agents or []:
             table.add_row(Text(agent["name"], style="bold"), agent.get("profileId", ""),

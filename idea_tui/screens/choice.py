@@ -24,7 +24,9 @@ class ChoiceScreen(ModalScreen[str | None]):
         width: 80; height: auto; max-height: 80%; border: round $accent; padding: 0 1;
         background: $surface;
     }
-    ChoiceScreen OptionList { height: auto; max-height: 20; border: none; margin-top: 1; }
+    ChoiceScreen OptionList, ChoiceScreen OptionList:focus {
+        height: auto; max-height: 20; border: none; margin-top: 1;
+    }
     ChoiceScreen .hint { color: $text-muted; }
     """
 

@@ -78,7 +78,12 @@ class EditorScreen(ModalScreen[str | None]):
         return self.text != self.original
 
     def action_save(self) -> None:
-        if self.saving:
+        # Ctrl+S is a priority binding, run as soon as it arrives: keys typed just before
+        # it may still wait in the text area's queue. Save after them.
+        self.query_one(TextArea).call_next(self._save_now)
+
+    def _save_now(self) -> None:
+        if self.saving or not self.is_attached:
             return
         if self.save is None:
             self.dismiss(self.text)

@@ -93,8 +93,12 @@ async def launch(runner: ActionRunner, agent: Agent, where: str) -> bool:
         runner.report(answer.error or "the launch failed", "error")
         return False
     status = answer.result if isinstance(answer.result, dict) else agent
-    runner.report(f"{agent['name']}: {agent_status(status)}",
-                  "error" if status.get("state") == "failed" else "info")
+    if status.get("state") == "failed":
+        # The daemon's reason, without its advice (the panel's detail line has it all).
+        reason = agent_status(status).split(" — ", 1)[0]
+        runner.report(f"{agent['name']}: {reason}", "error")
+    else:
+        runner.report(f"{agent['name']}: {agent_status(status)}")
     return True
 
 
@@ -408,5 +412,5 @@ async def install_team_pack(runner: ActionRunner) -> None:
     installed = await runner.call("template_install_pack")
     if installed is not None:
         names = ", ".join(t["name"] for t in installed)
-        runner.report(f"software team templates installed: {names} "
-                      "(Templates, prefix T; a creates an agent from one)")
+        runner.report(f"software team templates installed: {names} (in Templates, "
+                      "prefix T, a creates an agent from one)")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -64,6 +65,8 @@ def injection_label(profile: Profile) -> str:
     strategy = str(injection.get("strategy", "?"))
     key = STRATEGIES.get(strategy)
     value = injection.get(key) if key else None
+    if value and len(str(value)) > 30:
+        value = str(value)[:29] + "…"
     return f"context by {strategy}" + (f" {value}" if value else "")
 
 
@@ -127,10 +130,10 @@ class ProfileRow(Vertical):
     ProfileRow > Horizontal { height: 1; }
     ProfileRow .name { width: 26; }
     ProfileRow TickBox { width: 26; }
-    ProfileRow .detect { width: 1fr; }
+    ProfileRow .detect { width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     ProfileRow .label { width: 12; padding-left: 4; color: $text-muted; }
-    ProfileRow .command { width: 22; background: $boost; }
-    ProfileRow .args { width: 1fr; background: $boost; }
+    ProfileRow .command { width: 1fr; background: $boost; }
+    ProfileRow .args { width: 2fr; background: $boost; }
     ProfileRow .args-label { width: 7; padding-left: 2; color: $text-muted; }
     """
 
@@ -262,17 +265,27 @@ class ProfilesScreen(ModalScreen[str | None]):
         return [ProfileRow(profile, tickable=self.first_run, detection=found.get(profile["id"]))
                 for profile in self.profiles or []]
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         if self.profiles is None and self.runner is not None:
-            info = await self.runner.call("profile_list")
-            self.profiles = list((info or {}).get("profiles", []))
-            await self._refill()
-        rows = self.query(ProfileRow)
-        if rows:
-            first = rows.first().query(Checkbox if self.first_run else Input).first()
-            first.focus()
+            self.run_worker(self._load(), group="load")
+            return
+        self._focus_first()
         if self.detection is None and self.runner is not None:
             self.action_detect()
+
+    async def _load(self) -> None:
+        assert self.runner is not None
+        info = await self.runner.call("profile_list")
+        self.profiles = list((info or {}).get("profiles", []))
+        await self._refill()
+        self._focus_first()
+        if self.detection is None:
+            self.action_detect()
+
+    def _focus_first(self) -> None:
+        rows = self.query(ProfileRow)
+        if rows:
+            rows.first().query(Checkbox if self.first_run else Input).first().focus()
 
     async def _refill(self) -> None:
         container = self.query_one("#profile-rows", VerticalScroll)
@@ -322,7 +335,14 @@ class ProfilesScreen(ModalScreen[str | None]):
         self.run_worker(work, group="profiles", exclusive=False)
 
     def action_save(self) -> None:
-        if not self.busy:
+        # After the keys still queued for the focused input (Ctrl+S is a priority binding).
+        if self.focused is not None:
+            self.focused.call_next(self._save_now)
+        else:
+            self._save_now()
+
+    def _save_now(self) -> None:
+        if not self.busy and self.is_attached:
             self._start(self._save_wizard() if self.first_run else self._save_settings())
 
     def action_add_custom(self) -> None:
@@ -470,6 +490,9 @@ class CustomProfileScreen(ModalScreen[Profile | None]):
     BINDINGS = [
         Binding("ctrl+s", "submit", "Add", priority=True),
         Binding("escape", "cancel", "Cancel", priority=True),
+        # A binding, not Input.Submitted: the focus moves before the next key is read, so
+        # fast typing (a paste, a script) lands in the right field.
+        Binding("enter", "next_field", "Next field", priority=True, show=False),
     ]
 
     DEFAULT_CSS = """
@@ -533,9 +556,11 @@ class CustomProfileScreen(ModalScreen[Profile | None]):
         value.disabled = key is None
         self.query_one("#custom-value-label", Static).update(key or "(none)")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.input.id == "custom-detect":
+    def action_next_field(self) -> None:
+        focused = self.focused
+        if not isinstance(focused, Input):
+            raise SkipAction()  # the Select opens its list
+        if focused.id == "custom-detect":
             self.action_submit()
         else:
             self.focus_next()
@@ -572,7 +597,14 @@ class CustomProfileScreen(ModalScreen[Profile | None]):
         return profile
 
     def action_submit(self) -> None:
-        if self.busy:
+        # After the keys still queued for the focused input (Ctrl+S is a priority binding).
+        if self.focused is not None:
+            self.focused.call_next(self._submit_now)
+        else:
+            self._submit_now()
+
+    def _submit_now(self) -> None:
+        if self.busy or not self.is_attached:
             return
         profile = self.profile()
         if profile is None:

@@ -63,6 +63,9 @@ class ProjectsScreen(ModalScreen[None]):
         if not self.projects:
             options.add_option(Option("No project yet: type a folder below and press Enter",
                                       disabled=True))
+        else:
+            # Enter opens the first project and x closes it without moving first.
+            options.highlighted = 0
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.runner is not None and event.option.id:

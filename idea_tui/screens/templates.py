@@ -73,12 +73,11 @@ class TemplatesScreen(ModalScreen[None]):
             yield MessageLine()
             yield Static(HINTS, classes="hint")
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.query_one(DataTable).focus()
-        if self.listing is not None:
-            self._fill()
-        else:
-            await self.refresh_templates()
+        self._fill()
+        if self.listing is None:
+            self.run_worker(self.refresh_templates(), group="refresh", exclusive=True)
 
     async def refresh_templates(self) -> None:
         if self.runner is None:
@@ -88,6 +87,8 @@ class TemplatesScreen(ModalScreen[None]):
         self._fill()
 
     def _fill(self) -> None:
+        if not self.is_attached:
+            return
         table = self.query_one(DataTable)
         selected = self.selected
         table.clear()

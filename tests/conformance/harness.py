@@ -26,6 +26,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -237,10 +238,18 @@ def _line_drawing(text: str, cells: Cells) -> str:
 def read_screen(side: Side, *, final: bool = False) -> Screen:
     """A side's screen; `final` reads the text with a capture of its own, as a user would
     (else the text is that of the attribute capture)."""
-    ansi, cursor, rows = side.poll(fast=not final)
+    if final:
+        # The two captures run side by side (a CLI call is mostly interpreter start-up).
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            polled = pool.submit(side.poll)
+            plain = pool.submit(side.text)
+            ansi, cursor, rows = polled.result()
+            plain_text = plain.result()
+    else:
+        ansi, cursor, rows = side.poll(fast=True)
     cells = _decode(ansi, rows)
     if final:
-        text = _rows(side.text(), rows)
+        text = _rows(plain_text, rows)
         if isinstance(side, TmuxPane):
             text = [_line_drawing(row, cell_row) for row, cell_row in zip(text, cells,
                                                                            strict=True)]
@@ -310,8 +319,11 @@ class Comparison:
         self.steps = 0
 
     def send(self, *keys: str, literal: bool = False) -> None:
-        self.cell.send_keys(*keys, literal=literal)
-        self.pane.send_keys(*keys, literal=literal)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            sent = [pool.submit(side.send_keys, *keys, literal=literal)
+                    for side in (self.cell, self.pane)]
+            for future in sent:
+                future.result()
 
     def type(self, text: str) -> None:
         """Type `text` as it is (no key names)."""
@@ -358,8 +370,10 @@ class Comparison:
             theirs = still("tmux", mask(read_screen(self.pane)))
             if not (mine and theirs):
                 return None
-            pair = (mask(read_screen(self.cell, final=True)),
-                    mask(read_screen(self.pane, final=True)))
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                reads = [pool.submit(read_screen, side, final=True)
+                         for side in (self.cell, self.pane)]
+                pair = (mask(reads[0].result()), mask(reads[1].result()))
             last[:] = [pair]
             if differences(*pair):
                 since.clear()

@@ -30,12 +30,12 @@ def test_differences_are_reported_text_first_then_attributes_then_cursor() -> No
 def test_a_live_difference_fails_the_step(compare: Comparison) -> None:
     compare.type(f"{ON_IDEA} && echo idea-side || echo tmux-side\r")
     with pytest.raises(WaitTimeout, match="text differs"):
-        compare.settle(timeout=1.5)
+        compare.settle(timeout=1.0)
     compare.type(f"clear; {ON_IDEA} && printf '\\033[1m' || printf '\\033[4m'; "
                  "echo styled; printf '\\033[m'\r")
     with pytest.raises(WaitTimeout, match="attributes differ"):
-        compare.settle(timeout=1.5)
+        compare.settle(timeout=1.0)
     compare.type(f"clear; printf ab; {ON_IDEA} && printf '\\b'; read -r x\r")
     with pytest.raises(WaitTimeout, match=r"cursor differs: idea \(1, 0\), tmux \(2, 0\)"):
-        compare.settle(timeout=1.5)
+        compare.settle(timeout=1.0)
     compare.step("Enter", wait=r"^e2e\$")

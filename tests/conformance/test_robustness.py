@@ -73,6 +73,11 @@ def test_random_flood_leaves_the_other_cell_responsive(idea_env: IdeaEnv) -> Non
     idle(idea_env, flood)
     echoes(idea_env, other, "after-flood-ünï✓")
     answers_quickly(idea_env)
+    # Nothing of the noise reached the other cell's screen.
+    rows = idea_env.screen_rows(other)
+    assert rows[:5] == ["e2e$ echo during-$((6*7))", "during-42",
+                        "e2e$ echo after-flood-ünï✓-$((6*7))", "after-flood-ünï✓-42", "e2e$"]
+    assert not any(rows[5:]), rows
     # The flooded cell itself still works once reset (RIS clears whatever modes the noise
     # turned on; ctrl+c drops what the noise's replies left on the command line).
     idea_env.send_keys(flood, "C-c")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -15,6 +15,7 @@ from idea_tui.gateway import GatewayPort
 from tests.helpers.fake_gateway import FakeGateway
 
 SIZE = (100, 30)
+S = TypeVar("S", bound=Screen[Any])
 Scenario = Callable[[Pilot[str]], Awaitable[None]]
 
 
@@ -62,11 +63,11 @@ async def show(pilot: Pilot[str], scene: Scene, frames: Sequence[CellFrame] = ()
     await pilot.pause()
 
 
-async def wait_for_screen(pilot: Pilot[str], screen: type[Screen[Any]],
-                          turns: int = 200) -> Screen[Any]:
+async def wait_for_screen(pilot: Pilot[str], screen: type[S], turns: int = 200) -> S:
     """Pause until the active screen is a `screen` (an action shows it from a worker)."""
     for _ in range(turns):
-        if isinstance(pilot.app.screen, screen):
-            return pilot.app.screen
+        active = pilot.app.screen
+        if isinstance(active, screen):
+            return active
         await pilot.pause()
     raise AssertionError(f"{screen.__name__} was not shown; the screen is {pilot.app.screen}")

@@ -16,6 +16,7 @@ from idea_tui.screens.palette import PaletteScreen, matches
 from idea_tui.screens.projects import ProjectsScreen
 from idea_tui.screens.prompt import PromptScreen
 from idea_tui.screens.tree import TreeScreen
+from idea_tui.widgets.bars import StatusBar
 from tests.helpers.fake_gateway import FakeGateway
 from tests.helpers.pilot import drive, make_app, ready, settle, wait_for_screen
 from tests.helpers.scenes import grid_scene
@@ -217,7 +218,7 @@ def test_a_bad_grid_size_is_explained() -> None:
         await wait_for_screen(pilot, PromptScreen)
         await pilot.press(*"lots", "enter")
         await settle(pilot)
-        assert "2x3" in pilot.app.query_one("StatusBar").message  # type: ignore[attr-defined]
+        assert "2x3" in pilot.app.query_one(StatusBar).message
 
     drive(make_app(gateway), scenario)
     assert gateway.calls == []
