@@ -213,8 +213,14 @@ class AgentAdmin:
         template = self.templates.get(origin_id)
         root = Path(runtime.root)
         current = self.agents.persona_store.load(root, agent.md_path)
-        plan = plan_sync(agent, template, current, now_ms=int(time.time() * 1000),
-                         one_shot=True)
+        # The backup is named after the local file's last change, not the clock: the name
+        # shown when asking is then the name written when the user confirms.
+        persona = self.agents.persona_store.path(root, agent.md_path)
+        try:
+            stamp = int(persona.stat().st_mtime * 1000)
+        except OSError:
+            stamp = int(time.time() * 1000)
+        plan = plan_sync(agent, template, current, now_ms=stamp, one_shot=True)
         if plan.conflict and not force:
             raise ConfirmationNeeded(
                 f"{agent.md_path} was edited since its last sync: syncing replaces it with "

@@ -177,12 +177,14 @@ class AgentRuntime(AgentRecords):
 
     def launch(self, runtime: ProjectRuntime, name: str, *, where: str,
                cell: CellRef | None = None, direction: Direction = Direction.ROW,
-               resume: bool = False, force: bool = False) -> AgentStatus:
+               resume: bool = False, force: bool = False, move: bool = False) -> AgentStatus:
         """Launch (or re-attach) an agent.
 
         Args:
             where: "split" (a new cell next to `cell`), "cell" (in `cell`) or "background".
             resume: Continue the recorded conversation when the profile can.
+            move: The agent runs in another cell: show it in `cell` instead ("move it
+                here"); its former cell gets a shell.
         """
         agent = self.agent(runtime, name)
         profile = self.profile(agent.profile_id)
@@ -192,7 +194,8 @@ class AgentRuntime(AgentRecords):
             assert cell is not None
             target = InCell(cell.leaf.id)
         decision = decide_launch(self.live(runtime), agent.id,
-                                 target if where != "split" else InCell("(new split)"))
+                                 target if where != "split" else InCell("(new split)"),
+                                 move=move)
         if decision.action is LaunchAction.REFUSE_ALREADY_RUNNING:
             location = decision.location
             where_now = self._describe_location(runtime, location)
@@ -202,7 +205,10 @@ class AgentRuntime(AgentRecords):
         if decision.action is LaunchAction.REATTACH:
             session = self.session_of_agent(runtime, agent.id)
             assert session is not None
-            if isinstance(decision.location, InCell) and cell is not None:
+            already_there = decision.previous == decision.location
+            if isinstance(decision.location, InCell) and cell is not None and not already_there:
+                if isinstance(decision.previous, InCell):
+                    self._vacate(runtime, decision.previous.cell_id)
                 self._show_in_cell(runtime, cell, session, force)
             return self._status_of(runtime, agent.id)
         conversation_id, mode = self._conversation(runtime, agent, profile, resume)
@@ -316,6 +322,14 @@ class AgentRuntime(AgentRecords):
         runtime.set_tree(cell.layout_id, ops.replace_leaf(current.tree, cell.leaf.id, leaf))
         self.service.adopt_session(runtime, cell.layout_id, session.id)
         self.service.save_layouts(runtime)
+
+    def _vacate(self, runtime: ProjectRuntime, cell_id: str) -> None:
+        """A cell an agent moved away from: an ordinary cell again (a shell starts)."""
+        ref = self.service.find_cell(cell_id)
+        leaf = replace(ref.leaf, session=None, agent=None, agent_was_running=False,
+                       conversation_id=None)
+        runtime.set_tree(ref.layout_id, ops.replace_leaf(ref.tree, cell_id, leaf))
+        self.service.resync_page(runtime, ref.layout_id)
 
     def _show_in_cell(self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession,
                       force: bool) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from adapters.store.profiles_codec import decode_profile, encode_profile, read_profile_file
 from core.agents.argv import detect_argv
 from core.agents.profile import AgentProfile
+from core.errors import IdeaError, StoreError
 from core.layout.model import Direction
 from idea_daemon.commands import _svc, caller_window, command
 from idea_daemon.commands_workspace import _project
@@ -110,6 +111,7 @@ def agent_rename(server: DaemonServer, client: ClientConnection, params: dict[st
 def agent_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     agent = _admin(server).delete(runtime, _name(params), bool(params.get("force")))
+    runtime.notices = _admin(server).drift_messages(runtime)
     return {"deleted": agent.name}
 
 
@@ -133,7 +135,8 @@ def agent_launch(server: DaemonServer, client: ClientConnection, params: dict[st
     ref = service.resolve(params.get("target"), caller_window(server, client), client.cell)
     direction = Direction.COLUMN if params.get("direction") == "down" else Direction.ROW
     status = agents.launch(ref.runtime, name, where=where, cell=ref, direction=direction,
-                           resume=bool(params.get("resume")), force=bool(params.get("force")))
+                           resume=bool(params.get("resume")), force=bool(params.get("force")),
+                           move=bool(params.get("move")))
     if status.cell is not None and where == "split":
         service.select(service.find_cell(status.cell))
     return describe_status(status, server)
@@ -194,13 +197,16 @@ def agent_resume(server: DaemonServer, client: ClientConnection, params: dict[st
 @command("agent_sync")
 def agent_sync(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
-    return _admin(server).sync(runtime, _name(params), bool(params.get("force")))
+    result = _admin(server).sync(runtime, _name(params), bool(params.get("force")))
+    runtime.notices = _admin(server).drift_messages(runtime)
+    return result
 
 
 @command("agent_set_sync")
 def agent_set_sync(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     agent = _admin(server).set_synchronized(runtime, _name(params), bool(params.get("on")))
+    runtime.notices = _admin(server).drift_messages(runtime)
     return {"name": agent.name, "synchronized": agent.synchronized}
 
 
@@ -283,7 +289,7 @@ def profile_save(server: DaemonServer, client: ClientConnection, params: dict[st
     items = params.get("profiles")
     if not isinstance(items, list):
         raise CommandError("profiles must be a list of profiles in the profiles.json format")
-    profiles = [decode_profile(item, "wizard", f"[{index}]") for index, item in enumerate(items)]
+    profiles = [_profile_from(item, index) for index, item in enumerate(items)]
     _agents(server).profile_store.save(profiles)
     return {"saved": len(profiles)}
 
@@ -294,7 +300,7 @@ def profile_add(server: DaemonServer, client: ClientConnection, params: dict[str
     if "file" in params:
         profile = store.add_profile_from_file(Path(str(params["file"])))
     else:
-        profile = store.add(decode_profile(params.get("profile"), "request"))
+        profile = store.add(_profile_from(params.get("profile")))
     return encode_profile(profile)
 
 
@@ -305,10 +311,24 @@ def profile_edit(server: DaemonServer, client: ClientConnection, params: dict[st
     if "file" in params:
         profile = read_profile_file(Path(str(params["file"])))
     else:
-        profile = decode_profile(params.get("profile"), "request")
+        profile = _profile_from(params.get("profile"))
     existing = {p.id for p in store.load()} if store.exists() else set()
     saved = store.update(profile) if profile.id in existing else store.add(profile)
     return encode_profile(saved)
+
+
+def _profile_from(data: Any, index: int | None = None) -> AgentProfile:
+    """A profile sent by a client, or a clear refusal naming it (not a "corrupt file")."""
+    label = f"profile {index + 1}" if index is not None else "the profile"
+    if isinstance(data, dict) and isinstance(data.get("name"), str):
+        label += f" ({data['name']})"
+    try:
+        return decode_profile(data, label)
+    except StoreError as exc:
+        detail = getattr(exc, "detail", None) or exc.message
+        raise CommandError(f"{label}: {detail}", "invalid_profile") from exc
+    except IdeaError as exc:
+        raise CommandError(f"{label}: {exc.message}", "invalid_profile") from exc
 
 
 @command("profile_detect")

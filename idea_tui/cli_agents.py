@@ -347,6 +347,8 @@ def register(sub: Any) -> None:
     launch.add_argument("--split", choices=("h", "v"), help="in a new cell beside (h) or below (v)")
     launch.add_argument("--background", action="store_true", help="no cell")
     launch.add_argument("--resume", action="store_true", help="continue its last conversation")
+    launch.add_argument("--move", action="store_true",
+                        help="running in another cell: show it in the -t cell instead")
     force_option(launch)
     action("stop", cmd_agent_stop, "stop a running agent").add_argument("agent")
     restart = action("restart", cmd_agent_restart, "stop and launch again where it was")
