@@ -17,7 +17,8 @@ from core.keys import parse_key_spec, wrap_paste
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves
 from core.terminal import row_text, rows_to_ansi
-from idea_daemon.server import ClientConnection, DaemonServer
+from idea_daemon.client_connection import ClientConnection
+from idea_daemon.server import DaemonServer
 from idea_daemon.service import CellRef, CommandError, ConfirmationNeeded, WorkspaceService
 
 Handler = Callable[[DaemonServer, ClientConnection, dict[str, Any]], Any]

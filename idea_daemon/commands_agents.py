@@ -12,10 +12,11 @@ from core.agents.argv import detect_argv
 from core.agents.profile import AgentProfile
 from core.errors import IdeaError, StoreError
 from core.layout.model import Direction
+from idea_daemon.client_connection import ClientConnection
 from idea_daemon.commands import _svc, caller_window, command
 from idea_daemon.commands_workspace import _project
 from idea_daemon.errors import CommandError
-from idea_daemon.server import ClientConnection, DaemonServer
+from idea_daemon.server import DaemonServer
 
 if TYPE_CHECKING:
     from idea_daemon.agent_admin import AgentAdmin

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.layout.model import iter_leaves
+from idea_daemon.client_connection import ClientConnection
 from idea_daemon.commands import _svc, caller_window, command, describe_cell
 from idea_daemon.runtime import ProjectRuntime
-from idea_daemon.server import ClientConnection, DaemonServer
+from idea_daemon.server import DaemonServer
 from idea_daemon.service import CellRef, CommandError, WorkspaceService
 
 

@@ -1,10 +1,6 @@
-"""The daemon's socket server: handshakes, client connections and frame flushing.
+"""The daemon's socket server: handshakes, client connections, input and commands.
 
-Output from PTYs is not sent as it arrives: sessions mark rows dirty and a flush, at most
-one per frame interval, sends each attached client the rows that changed since what that
-client last received (so a fast-scrolling cell costs one frame per interval, not one
-message per read). A client whose socket buffer grows too large gets no frames until it
-drains, then one full repaint.
+Frames to clients are sent by `idea_daemon.frames.FrameSender`, a base class of the server.
 """
 
 from __future__ import annotations
@@ -15,13 +11,11 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adapters.ipc import framing
 from adapters.ipc.messages import (
     PROTOCOL_VERSION,
-    CellFrame,
     ClientSize,
     Detached,
     ErrorInfo,
@@ -37,7 +31,9 @@ from adapters.ipc.messages import (
     Welcome,
 )
 from core.errors import IdeaError
-from idea_daemon.scene import build_scene, visible_sessions
+from idea_daemon.client_connection import ClientConnection
+from idea_daemon.frames import FrameSender
+from idea_daemon.scene import visible_sessions
 from idea_daemon.session import TerminalSession
 
 if TYPE_CHECKING:
@@ -45,63 +41,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FRAME_INTERVAL = 0.012
-LAGGING_BYTES = 1 << 20
 POLL_INTERVAL = 1.0
-UNFOCUSED_INTERVAL = 0.048
-SYNC_RETRY = 0.02
-LAG_RETRY = 0.05
-
-
-@dataclass(eq=False)
-class ClientConnection:
-    id: int
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    kind: str = "control"
-    window_id: str | None = None
-    width: int = 80
-    height: int = 24
-    env: dict[str, str] = field(default_factory=dict)
-    cell: str | None = None
-    last_active: float = 0.0
-    # What this client was last sent, per (cell, session): a swap or a restart puts
-    # another session in a cell, which must then be sent whole.
-    sent_rows: dict[tuple[str, str], list[int]] = field(default_factory=dict)
-    sent_cursor: dict[tuple[str, str], tuple[int, int, bool, int]] = field(default_factory=dict)
-    last_frame: dict[tuple[str, str], float] = field(default_factory=dict)
-    lagging: bool = False
-    closed: bool = False
-
-    @property
-    def attached(self) -> bool:
-        return self.kind == "tui" and not self.closed
-
-    def send(self, message: Any) -> None:
-        if self.closed:
-            return
-        try:
-            self.writer.write(framing.encode(message))
-        except (ConnectionError, RuntimeError):
-            self.closed = True
-
-    def buffered(self) -> int:
-        transport = self.writer.transport
-        return transport.get_write_buffer_size() if transport is not None else 0
-
-    def forget_frames(self) -> None:
-        """Make the next flush send every visible row again (a full repaint)."""
-        self.sent_rows.clear()
-        self.sent_cursor.clear()
 
 
 Handler = Callable[["DaemonServer", ClientConnection, dict[str, Any]], Any]
 
 
-class DaemonServer:
+class DaemonServer(FrameSender):
     """Serves clients on the Unix socket; the composition root wires it to the service."""
 
     def __init__(self, version: str, socket_path: str) -> None:
+        super().__init__()
         self.version = version
         self.socket_path = socket_path
         self.service: WorkspaceService | None = None
@@ -111,10 +61,6 @@ class DaemonServer:
         self.clients: dict[int, ClientConnection] = {}
         self.handlers: dict[str, Handler] = {}
         self._next_id = 1
-        self._dirty_sessions: set[str] = set()
-        self._dirty_scenes: set[str | None] = set()
-        self._notices: list[tuple[str | None, str, str]] = []
-        self._flush_handle: asyncio.Handle | None = None
         self._server: asyncio.AbstractServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopped = asyncio.Event()
@@ -124,20 +70,8 @@ class DaemonServer:
 
     # ─── Listener (called by the service) ────────────────────────────────────────────
 
-    def scene_changed(self, window_id: str | None) -> None:
-        self._dirty_scenes.add(window_id)
-        self._schedule(0.0)
-
-    def output(self, session: TerminalSession) -> None:
-        self._dirty_sessions.add(session.id)
-        self._schedule(FRAME_INTERVAL)
-
     def watched_windows(self) -> set[str]:
         return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
-
-    def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
-        self._notices.append((window_id, text, level))
-        self._schedule(0.0)
 
     # ─── lifecycle ───────────────────────────────────────────────────────────────────
 
@@ -406,111 +340,3 @@ class DaemonServer:
     def _service(self) -> WorkspaceService:
         assert self.service is not None
         return self.service
-
-    # ─── flushing ────────────────────────────────────────────────────────────────────
-
-    def _schedule(self, delay: float) -> None:
-        loop = self._loop
-        if loop is None:
-            return
-        if self._flush_handle is not None:
-            if delay > 0:
-                return
-            self._flush_handle.cancel()
-        if delay > 0:
-            self._flush_handle = loop.call_later(delay, self._flush)
-        else:
-            self._flush_handle = loop.call_soon(self._flush)
-
-    def _flush(self) -> None:
-        self._flush_handle = None
-        service = self._service()
-        scenes, self._dirty_scenes = self._dirty_scenes, set()
-        dirty, self._dirty_sessions = self._dirty_sessions, set()
-        notices, self._notices = self._notices, []
-        now = time.monotonic()
-        deferred: set[str] = set()
-        wake: float | None = None
-        for client in list(self.clients.values()):
-            if not client.attached:
-                continue
-            if client.buffered() > LAGGING_BYTES:
-                # A slow client: skip frames now, repaint it whole once it drained.
-                client.lagging = True
-                deferred |= dirty
-                wake = min(wake or LAG_RETRY, LAG_RETRY)
-                continue
-            if client.lagging:
-                client.lagging = False
-                client.forget_frames()
-                scenes.add(client.window_id)
-            self._ensure_window(client)
-            if None in scenes or client.window_id in scenes:
-                client.send(build_scene(service, client.window_id))
-            for window_id, text, level in notices:
-                if window_id is None or window_id == client.window_id:
-                    client.send(Notice(text=text, level=level))
-            focused = service.focused_cell_id(client.window_id)
-            for cell_id, session in visible_sessions(service, client.window_id):
-                key = (cell_id, session.id)
-                if session.id not in dirty and key in client.sent_rows:
-                    continue
-                if session.emulator.synchronized:
-                    # A frame in progress: show it once complete (time-boxed by the emulator).
-                    deferred.add(session.id)
-                    wake = min(wake or SYNC_RETRY, SYNC_RETRY)
-                    continue
-                # The focused cell at full rate; other visible cells less often, so that
-                # busy agents beside it cost the client little (hidden cells cost nothing).
-                interval = FRAME_INTERVAL if cell_id == focused else UNFOCUSED_INTERVAL
-                wait = client.last_frame.get(key, 0.0) + interval - now
-                if wait > 0 and key in client.sent_rows:
-                    deferred.add(session.id)
-                    wake = wait if wake is None else min(wake, wait)
-                    continue
-                self._send_frame(client, cell_id, session)
-                client.last_frame[key] = now
-        if deferred:
-            self._dirty_sessions |= deferred
-            self._schedule(max(wake or FRAME_INTERVAL, 0.001))
-
-    def _ensure_window(self, client: ClientConnection) -> None:
-        """A client whose window closed moves to another window."""
-        service = self._service()
-        ids = {w.id for w in service.workspace.windows}
-        if client.window_id not in ids:
-            client.window_id = service.default_window().id
-            client.forget_frames()
-            self.claim_size(client)
-
-    def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession) -> None:
-        key = (cell_id, session.id)
-        emulator = session.emulator
-        generations = session.generations
-        sent = client.sent_rows.get(key)
-        full = sent is None or len(sent) != len(generations)
-        if full:
-            rows = list(range(len(generations)))
-        else:
-            assert sent is not None
-            rows = [y for y, gen in enumerate(generations) if sent[y] != gen]
-        cursor = emulator.cursor()
-        wire_cursor = (cursor.x, cursor.y, cursor.visible, int(cursor.shape))
-        if not rows and client.sent_cursor.get(key) == wire_cursor:
-            return
-        lines = [(y, emulator.render_row(y)) for y in rows]
-        modes = emulator.modes
-        client.send(
-            CellFrame(
-                cell=cell_id,
-                cols=emulator.cols,
-                rows=emulator.rows,
-                lines=lines,
-                cursor=wire_cursor,
-                full=full,
-                mouse=modes.mouse != 0,
-                alt_screen=modes.alt_screen,
-            )
-        )
-        client.sent_rows[key] = list(generations)
-        client.sent_cursor[key] = wire_cursor
