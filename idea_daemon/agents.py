@@ -38,10 +38,10 @@ from idea_daemon.agent_delivery import deliver_stdin
 from idea_daemon.agent_launch import prepare_launch
 from idea_daemon.agent_records import AgentRecords
 from idea_daemon.errors import CommandError, ConfirmationNeeded
+from idea_daemon.lookups import CellRef
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import TerminalSession
 from idea_daemon.session_discovery import DiscoveryRule, watch_for_session
-from idea_daemon.workspace_state import CellRef
 
 if TYPE_CHECKING:
     from idea_daemon.service import WorkspaceService

@@ -14,9 +14,9 @@ from core.layout import geometry as geo
 from core.layout import ops
 from core.layout.model import Direction, iter_leaves
 from idea_daemon.errors import CommandError, ConfirmationNeeded
+from idea_daemon.lookups import CellRef, Listener
 from idea_daemon.project_ops import ProjectOps
 from idea_daemon.runtime import ProjectRuntime
-from idea_daemon.workspace_state import CellRef, Listener
 
 __all__ = ["CellRef", "CommandError", "ConfirmationNeeded", "Listener", "WorkspaceService"]
 

@@ -1,7 +1,7 @@
 """The daemon's workspace state: open projects, windows, sessions, and how to find them.
 
-`WorkspaceState` holds the state and the mechanics every operation needs: looking cells up
-from target strings, making a page's sessions match its tree (start shells in new cells, end
+`WorkspaceState` holds the state and the mechanics every operation needs (lookups come from
+`idea_daemon.lookups`): making a page's sessions match its tree (start shells in new cells, end
 the ones of removed cells, size every PTY from `core.layout.geometry`) and saving files. The
 operations users run are built on it in `project_ops` and `service`.
 """
@@ -12,10 +12,9 @@ import asyncio
 import logging
 import os
 import uuid
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
 
 from adapters.pty.environment import cell_environment, user_shell
 from adapters.store.layouts_codec import LayoutStore, default_layouts
@@ -26,57 +25,20 @@ from core import workspace as ws
 from core.errors import IdeaError, StoreError
 from core.layout import geometry as geo
 from core.layout import ops
-from core.layout.model import Layout, LayoutKind, LayoutTree, Leaf, iter_leaves
-from core.project import Project, normalize_root
-from core.targets import TargetSpec, parse_target
+from core.layout.model import LayoutKind, LayoutTree, Leaf, iter_leaves
+from core.project import Project
 from core.terminal import TerminalEmulator, TerminalEvent, TerminalEventKind
-from idea_daemon.errors import CommandError
-from idea_daemon.runtime import PageState, ProjectRuntime
+from idea_daemon.lookups import DEFAULT_WINDOW, CellRef, Listener, WorkspaceLookups
+from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import SpawnSpec, TerminalSession
 
 log = logging.getLogger(__name__)
-
-DEFAULT_SIZE = (80, 23)
-DEFAULT_WINDOW = "main"
-
-
-class Listener(Protocol):
-    """What the service tells the server (which talks to clients)."""
-
-    def scene_changed(self, window_id: str | None) -> None:
-        """The structure a window shows changed (None: every window)."""
-
-    def output(self, session: TerminalSession) -> None:
-        """A session's screen changed."""
-
-    def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
-        """A message for the status line of a window's clients."""
-
-    def watched_windows(self) -> set[str]:
-        """Windows that an attached client shows right now."""
-
-
-@dataclass(frozen=True, slots=True)
-class CellRef:
-    """A resolved cell: where it is and what runs in it."""
-
-    runtime: ProjectRuntime
-    layout_id: str
-    leaf: Leaf
-
-    @property
-    def page(self) -> PageState:
-        return self.runtime.page(self.layout_id)
-
-    @property
-    def tree(self) -> LayoutTree:
-        return self.runtime.layout(self.layout_id).tree
 
 
 EmulatorFactory = Callable[[int, int], TerminalEmulator]
 
 
-class WorkspaceState:
+class WorkspaceState(WorkspaceLookups):
     def __init__(
         self,
         *,
@@ -185,39 +147,6 @@ class WorkspaceState:
         """Refresh the variables tmux refreshes from the most recent attaching client."""
         self._client_env = dict(env)
 
-    # ─── lookups ─────────────────────────────────────────────────────────────────────
-
-    def runtime_of(self, name: str) -> ProjectRuntime:
-        """An open project by name, id (or id prefix) or root."""
-        if name.startswith("/"):
-            try:
-                root = normalize_root(name)
-            except IdeaError:
-                root = name
-            if root in self.projects:
-                return self.projects[root]
-        exact = [rt for rt in self.projects.values() if rt.name == name or rt.project.id == name]
-        if len(exact) == 1:
-            return exact[0]
-        prefixed = [rt for rt in self.projects.values() if rt.project.id.startswith(name)]
-        if len(prefixed) == 1 and len(name) >= 4:
-            return prefixed[0]
-        if len(exact) > 1:
-            roots = ", ".join(rt.root for rt in exact)
-            raise CommandError(f"several open projects are named {name!r} ({roots}): use a root")
-        raise CommandError(f"no open project named {name!r}", "not_found")
-
-    def window_by_name(self, name: str) -> ws.Window:
-        window = self.workspace.window_named(name)
-        if window is None:
-            window = next((w for w in self.workspace.windows if w.id == name), None)
-        if window is None:
-            raise CommandError(f"no window named {name!r}", "not_found")
-        return window
-
-    def window_of_project(self, runtime: ProjectRuntime) -> ws.Window | None:
-        return self.workspace.window_of(runtime.root)
-
     def default_window(self) -> ws.Window:
         """The window a new project goes to when none is named: the first, made if needed."""
         if not self.workspace.windows:
@@ -225,118 +154,6 @@ class WorkspaceState:
             self.workspace = ws.add_window(self.workspace, window_id, DEFAULT_WINDOW)
             self._save_workspace()
         return self.workspace.windows[0]
-
-    def size_of(self, window_id: str | None) -> tuple[int, int]:
-        if window_id is None:
-            return DEFAULT_SIZE
-        return self.window_sizes.get(window_id, DEFAULT_SIZE)
-
-    def iter_cells(self) -> Iterator[CellRef]:
-        for runtime in self.projects.values():
-            for layout in runtime.layouts.layouts:
-                for leaf in iter_leaves(layout.tree.root):
-                    yield CellRef(runtime, layout.id, leaf)
-
-    def find_cell(self, cell_id: str) -> CellRef:
-        matches = [ref for ref in self.iter_cells() if ref.leaf.id.startswith(cell_id)]
-        exact = [ref for ref in matches if ref.leaf.id == cell_id]
-        if exact:
-            return exact[0]
-        if len(matches) == 1:
-            return matches[0]
-        if not matches:
-            raise CommandError(f"no cell with id {cell_id!r}", "not_found")
-        raise CommandError(f"cell id {cell_id!r} is ambiguous: give more characters")
-
-    def focused_cell(self, window_id: str | None) -> CellRef:
-        runtime = self.active_runtime(window_id)
-        layout = runtime.active
-        leaf_id = runtime.focused_leaf(layout.id)
-        if leaf_id is None:
-            raise CommandError("the current page has no cell")
-        return CellRef(runtime, layout.id, ops.find_leaf(layout.tree, leaf_id))
-
-    def focused_cell_id(self, window_id: str | None) -> str | None:
-        """The focused cell of the page a window shows, if any (no error)."""
-        window = self._window_or_default(window_id)
-        if window is None or window.active not in self.projects:
-            return None
-        runtime = self.projects[window.active]
-        return runtime.focused_leaf(runtime.active.id)
-
-    def active_runtime(self, window_id: str | None) -> ProjectRuntime:
-        window = self._window_or_default(window_id)
-        if window is None or window.active is None or window.active not in self.projects:
-            raise CommandError("no project is open: create one with `idea new PATH`", "no_project")
-        return self.projects[window.active]
-
-    def _window_or_default(self, window_id: str | None) -> ws.Window | None:
-        if window_id is not None:
-            try:
-                return self.workspace.window(window_id)
-            except IdeaError:
-                pass
-        return self.workspace.windows[0] if self.workspace.windows else None
-
-    def resolve(
-        self, target: str | None, window_id: str | None, current_cell: str | None
-    ) -> CellRef:
-        """A cell from a target string (core.targets), relative to a client's window."""
-        spec = parse_target(target)
-        if spec.cell_id is not None:
-            return self.find_cell(spec.cell_id)
-        if spec.is_current:
-            if current_cell is not None:
-                try:
-                    return self.find_cell(current_cell)
-                except CommandError:
-                    pass
-            return self.focused_cell(window_id)
-        return self._resolve_spec(spec, window_id, current_cell)
-
-    def _resolve_spec(
-        self, spec: TargetSpec, window_id: str | None, current: str | None
-    ) -> CellRef:
-        if spec.project is not None:
-            runtime = self.runtime_of(spec.project)
-        elif current is not None and spec.page is None:
-            try:
-                runtime = self.find_cell(current).runtime
-            except CommandError:
-                runtime = self.active_runtime(window_id)
-        else:
-            runtime = self.active_runtime(window_id)
-        layout = self.find_page(runtime, spec.page) if spec.page is not None else runtime.active
-        if spec.index is None:
-            leaf_id = runtime.focused_leaf(layout.id)
-            if leaf_id is None:
-                raise CommandError(f"page {layout.name!r} has no cell")
-            return CellRef(runtime, layout.id, ops.find_leaf(layout.tree, leaf_id))
-        try:
-            leaf = ops.leaf_at_index(layout.tree, spec.index)
-        except IdeaError as exc:
-            raise CommandError(
-                f"page {layout.name!r} has no cell {spec.index}", "not_found"
-            ) from exc
-        return CellRef(runtime, layout.id, leaf)
-
-    def find_page(self, runtime: ProjectRuntime, name: str) -> Layout:
-        layouts = runtime.layouts.layouts
-        if name.startswith("#") and name[1:].isdigit():
-            position = int(name[1:])
-            if 0 <= position < len(layouts):
-                return layouts[position]
-        for layout in layouts:
-            if layout.name == name or layout.id == name:
-                return layout
-        prefixed = [lay for lay in layouts if lay.id.startswith(name)]
-        if len(prefixed) == 1 and len(name) >= 4:
-            return prefixed[0]
-        raise CommandError(f"project {runtime.name!r} has no page {name!r}", "not_found")
-
-    def session_of(self, ref: CellRef) -> TerminalSession | None:
-        sid = ref.leaf.session
-        return self.sessions.get(sid) if sid is not None else None
 
     # ─── applying a tree ─────────────────────────────────────────────────────────────
 

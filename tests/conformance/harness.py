@@ -9,10 +9,15 @@ same folder with the same environment, in a cell and a pane of the same size.
 send-keys`: the same tmux key names), polls both until each screen is stable (unchanged over
 a few polls), and compares them as ARCHITECTURE.md ("Testing") defines equal: the text of
 every row (`idea capture` against `tmux capture-pane -p`), then the attributes (`idea capture
---ansi` against `tmux capture-pane -p -e`, both decoded by the emulator tests' tmux decoder),
-then the cursor. A mask (one function per case) blanks what is expected to differ, such as
-top's clock; masks apply before the stability check too, so a ticking clock does not keep a
-screen "unstable".
+--ansi` against `tmux capture-pane -p -e -N`, both decoded by the emulator tests' tmux
+decoder, trailing blanks that show nothing dropped on both sides), then the cursor
+(`idea capture --json` against `#{cursor_x} #{cursor_y}`). A mask (one function per case)
+blanks what is expected to differ, such as top's clock; masks apply before the stability
+check too, so a ticking clock does not keep a screen "unstable".
+
+Normalised, because the formats differ and not the screens: tmux's plain capture prints DEC
+line-drawing characters as the letters that select them; tmux reports the cursor at x ==
+width after the last column was written (pending wrap), where it is shown on the last column.
 """
 
 from __future__ import annotations
@@ -324,6 +329,13 @@ class Comparison:
                     for side in (self.cell, self.pane)]
             for future in sent:
                 future.result()
+
+    def paste(self, text: str) -> None:
+        """Paste `text` into both: `idea paste`, and tmux's `paste-buffer -p` (bracketed when
+        the program asked for it; line ends sent as CR by both)."""
+        self.env.run("paste", "-t", self.cell.target, text)
+        self.pane.tmux("set-buffer", "--", text)
+        self.pane.tmux("paste-buffer", "-p", "-d", "-t", self.pane.target)
 
     def type(self, text: str) -> None:
         """Type `text` as it is (no key names)."""

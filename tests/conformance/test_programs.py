@@ -114,12 +114,11 @@ def test_vim_resized_mid_run(compare: Comparison) -> None:
     require_program("vim")
     write_lines(project(compare) / "long.txt", [f"line {i:03d} " + "abcdefghij" * (i % 9)
                                                 for i in range(60)])
-    compare.step("vim -n -i NONE -c 'set number' long.txt", "Enter", wait=r'"long\.txt" 60L')
+    compare.step("vim -n -i NONE -c 'set number' long.txt", "Enter", wait=r"^\s+16 line 015")
     before = compare.cell.size()
     client = attach_client(compare.env, 100, 31)
     try:
-        retry_until(lambda: compare.cell.size() != before, describe="the cell kept its size")
-        assert sized_like(compare.cell, compare.pane) == (100, 28)
+        follow_size(compare, before, 100, 31)
         compare.step(wait=r"line 025")
         compare.step("20G", "dw")
         resize_client(compare, client, 64, 20)
@@ -129,13 +128,22 @@ def test_vim_resized_mid_run(compare: Comparison) -> None:
         client.kill()
 
 
+def follow_size(compare: Comparison, before: tuple[int, int], width: int,
+                height: int) -> tuple[int, int]:
+    """Wait until the idea cell has left size `before` for the client's `width` x `height`
+    (all the width; the height less the client's bars); give the tmux window that size."""
+    retry_until(lambda: compare.cell.size() != before,
+                describe=lambda: f"the cell kept its size {before}")
+    cols, rows = sized_like(compare.cell, compare.pane)
+    assert cols == width and height - 5 <= rows < height, (cols, rows)
+    return cols, rows
+
+
 def resize_client(compare: Comparison, client: TuiClient, width: int, height: int) -> None:
-    """Resize the attached client's terminal; once the cell follows (the window minus the
-    tab bar, the cell's title line and the status line), give the tmux window its size."""
+    """Resize the attached client's terminal; the cell follows, the tmux window too."""
+    before = compare.cell.size()
     client.resize(width, height)
-    retry_until(lambda: compare.cell.size() == (width, height - 3),
-                describe=lambda: f"cell size {compare.cell.size()}")
-    sized_like(compare.cell, compare.pane)
+    follow_size(compare, before, width, height)
 
 
 # ─── less ───────────────────────────────────────────────────────────────────────────────
@@ -320,8 +328,11 @@ def test_shell_output_resized(compare: Comparison) -> None:
     """Plain shell output (no program redraws it) through height and width changes: lines
     go to the history and come back as tmux moves them."""
     compare.step("seq -f 'line %03g' 1 60", "Enter", wait=prompt_after("line 060"))
+    before = compare.cell.size()
     client = attach_client(compare.env, 100, 31)
     try:
+        follow_size(compare, before, 100, 31)
+        compare.settle()
         for width, height in ((100, 18), (100, 27), (60, 27), (90, 24)):
             resize_client(compare, client, width, height)
             compare.settle()
@@ -378,3 +389,25 @@ def test_keys_arrive_as_tmux_sends_them(compare: Comparison) -> None:
         compare.send(*(part for key in KEYS for part in (key, ",")))
         compare.type("END")
         compare.step(wait=prompt_after(r"\\x1b"))
+
+
+# ─── paste ──────────────────────────────────────────────────────────────────────────────
+
+
+def test_paste(compare: Comparison) -> None:
+    """`idea paste` against tmux's `paste-buffer -p`: bash shows a bracketed paste as one
+    highlighted region and runs nothing until Enter; vim inserts it as typed text; a
+    program that did not ask for brackets gets the plain text."""
+    compare.paste("echo one\necho 'two 中文'\n")
+    compare.step(wait=r"^echo 'two 中文'")
+    compare.step("Enter", wait=r"^two 中文$")
+    require_program("vim")
+    compare.step("clear; vim -n -i NONE", "Enter", wait=r"^~")
+    compare.step("i", wait="-- INSERT --")
+    compare.paste("pasted line 1\n    indented 2\n\tline 3\n")
+    compare.step(wait=r"^\s+line 3")
+    compare.step("Escape", ":q!", "Enter", wait=PROMPT)
+    compare.step("clear; cat -v", "Enter")
+    compare.paste("raw paste\n")
+    compare.step(wait=r"^raw paste\n")
+    compare.step("C-c", wait=PROMPT)

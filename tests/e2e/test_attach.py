@@ -54,6 +54,7 @@ def test_split_type_detach_and_reattach_from_a_second_client(
     first.send_keys("Enter")
     first.wait_for(r"^left-55")
     assert "right-42" in idea.capture("1") and "left-55" in idea.capture("0")
+    assert_sizes_agree(idea, first)
 
     first.prefix("d")
     assert first.wait_exit() == 0

@@ -39,8 +39,7 @@ def test_launch_in_a_new_split_next_to_the_focused_cell(idea: IdeaEnv, agents: A
     assert launched["state"] == "running" and launched["background"] is False
 
     cells = idea.cells()
-    assert [cell["id"] for cell in cells][0] == shell["id"]
-    assert len(cells) == 2
+    assert len(cells) == 2 and cells[0]["id"] == shell["id"]
     new = cells[1]
     assert new["id"] == launched["cell"] and new["target"] == launched["target"]
     assert new["focused"], "the new cell takes the focus"
@@ -85,7 +84,8 @@ def test_a_background_agent_is_brought_into_a_cell_without_a_respawn(
     assert beta["id"] not in background_record(agents)
     assert agents.report(beta["id"])["pid"] == pid, "not respawned"
     # What it printed while in the background is on the cell's screen, and it is live.
-    agents.wait_text(cell["target"], rf"fake-agent 1 \(pid {pid}\).*SESSION {beta['conversationId']}")
+    agents.wait_text(cell["target"],
+                     rf"fake-agent 1 \(pid {pid}\).*SESSION {beta['conversationId']}")
     idea.send_keys(cell["target"], "still me", "Enter")
     agents.capture(cell["target"], r"reply: still me")
     assert agents.report(beta["id"])["messages"] == ["still me"]
@@ -118,8 +118,6 @@ def test_an_agent_running_in_another_cell_is_not_launched_twice(
     assert process_alive(alpha["pid"])
 
 
-@pytest.mark.xfail(strict=True, reason="a launch in the agent's own cell asks to replace the "
-                   "agent, and with -f ends it (/tmp/idea-bugs.md, agents e2e engineer)")
 def test_a_launch_in_the_agents_own_cell_reattaches(idea: IdeaEnv, agents: Agents) -> None:
     launched = agents.launch("Alpha")
     alpha = agents.report(agents.info("Alpha")["id"], lambda r: r["state"] == "running")
@@ -129,3 +127,23 @@ def test_a_launch_in_the_agents_own_cell_reattaches(idea: IdeaEnv, agents: Agent
         cells = idea.cells()
         assert len(cells) == 2 and cells[1]["pid"] == alpha["pid"]
         assert process_alive(alpha["pid"])
+    idea.send_keys(launched["target"], "same process", "Enter")
+    agents.capture(launched["target"], r"reply: same process")
+
+
+@pytest.mark.xfail(strict=True, reason="`idea agent launch --move` is parsed but not sent to the "
+                   "daemon (/tmp/idea-bugs.md, agents e2e engineer)")
+def test_move_shows_a_running_agent_in_another_cell(idea: IdeaEnv, agents: Agents) -> None:
+    [shell] = idea.cells()
+    launched = agents.launch("Alpha")
+    alpha = agents.report(agents.info("Alpha")["id"], lambda r: r["state"] == "running")
+    moved = agents.launch("Alpha", "-t", shell["target"], "--move", "-f")
+    assert moved["cell"] == shell["id"] and moved["state"] == "running"
+    cells = {cell["id"]: cell for cell in idea.cells()}
+    assert cells[shell["id"]]["pid"] == alpha["pid"], "the same process, not a respawn"
+    assert process_alive(alpha["pid"])
+    # The cell it left is an ordinary cell again, with a shell.
+    former = cells[launched["cell"]]
+    assert former["pid"] != alpha["pid"]
+    idea.shell(former["target"], "echo left-$((40+2))", "left-42", timeout=45)
+    assert agents.info("Alpha")["cell"] == shell["id"]

@@ -39,9 +39,9 @@ def leaves(layouts: Path) -> list[dict[str, Any]]:
 
 def restart_daemon(idea: IdeaEnv, project: Path, pids: list[int]) -> None:
     idea.run("kill-server", "-f")
-    for pid in pids:
-        retry_until(lambda pid=pid: not process_alive(pid), 30,  # type: ignore[misc]
-                    describe=f"agent process {pid} outlived the daemon")
+    retry_until(lambda: not any(process_alive(pid) for pid in pids), 30,
+                describe=lambda: f"agent processes outlived the daemon: "
+                                 f"{[pid for pid in pids if process_alive(pid)]}")
     assert not idea.daemon_running()
 
 
@@ -164,3 +164,55 @@ def test_an_agent_in_two_leaves_resumes_once(idea: IdeaEnv) -> None:
     assert len(running) == 1, idea.cells()
     assert running[0]["id"] in (launched["cell"], shell_leaf["id"])
     assert idea.json("agent", "resume", "--list") == []
+
+
+def codex_style_profile() -> dict[str, Any]:
+    """The fake agent in Codex's manner: it picks its own id, writes its session file at the
+    first message, and resumes with a `resume ID` subcommand; the daemon discovers the id
+    from the file, as the built-in Codex profile describes (D20)."""
+    profile = fake_profile("fake-codex", "flag")
+    profile["args"] = ["--session-style", "codex", *profile["args"]]
+    profile["session"] = {
+        "startArgs": [],
+        "resumeArgs": ["resume", "{conversationId}"],
+        "idKnownAtLaunch": False,
+        "discover": {
+            "homeEnv": "FAKE_AGENT_HOME",
+            "defaultHome": "~/.fake-agent",
+            "glob": "sessions/*/*/*/rollout-*.jsonl",
+            "idPattern": r"rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}"
+                         r"-[0-9a-f]{12})\.jsonl$",
+            "appearsAt": "firstMessage",
+        },
+    }
+    return profile
+
+
+def test_an_id_discovered_after_launch_is_resumed(idea: IdeaEnv) -> None:
+    project = idea.new_project("proj")
+    agents = Agents(idea, project)
+    agents.add_profile(codex_style_profile())
+    created = agents.new("Cody", "fake-codex")
+    launched = agents.launch("Cody")
+    first = agents.report(created["id"], lambda r: r["state"] == "running")
+    assert first["session"]["style"] == "codex"
+    assert "conversationId" not in agents.info("Cody"), "not known before the first message"
+
+    idea.send_keys(launched["target"], "first task", "Enter")
+    agents.capture(launched["target"], r"reply: first task")
+    own_id = agents.report(created["id"], lambda r: bool(r["session"].get("file")))["session"]["id"]
+    retry_until(lambda: agents.info("Cody").get("conversationId") == own_id, 45,
+                describe=lambda: json.dumps(agents.info("Cody")))
+    retry_until(lambda: any(leaf.get("conversationId") == own_id
+                            for leaf in leaves(project / ".ideai" / "layouts.json")), 45)
+
+    restart_daemon(idea, project, [first["pid"]])
+    idea.run("open", str(project))
+    [entry] = idea.json("agent", "resume", "--list")
+    assert entry["agent"] == "Cody" and entry["resumeSupported"] is True
+    assert entry["conversationId"] == own_id
+    idea.json("agent", "resume")
+    again = agents.report(created["id"], lambda r: r["pid"] != first["pid"])
+    assert again["argv"][:2] == ["resume", own_id]
+    assert again["session"]["id"] == own_id and again["session"]["resumed"] is True
+    agents.wait_text(launched["target"], rf"RESUMED {own_id} messages=1")

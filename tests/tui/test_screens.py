@@ -224,7 +224,7 @@ def test_a_bad_grid_size_is_explained() -> None:
     assert gateway.calls == []
 
 
-def test_help_lists_every_bound_key_and_escape_closes_it() -> None:
+def test_help_opens_on_prefix_question_mark_and_escape_closes_it() -> None:
     gateway = FakeGateway()
 
     async def scenario(pilot: Pilot[str]) -> None:
