@@ -391,14 +391,19 @@ def parse_key_spec(spec: str, modes: TerminalModes = _NO_MODES) -> bytes:
     return _encode_special(modifiers, base, modes)
 
 
-def wrap_paste(text: str, modes: TerminalModes) -> bytes:
+def wrap_paste(text: str, modes: TerminalModes, *, keep_newlines: bool = False) -> bytes:
     """The bytes for pasting `text`: bracketed when the program turned mode 2004 on.
 
     Line ends become CR, as a terminal sends for the Enter key. Inside a bracket, end markers
     in the text are removed (repeatedly, so that removing one cannot join the pieces of
     another), so pasted text can never end the bracket early and be run as typed input.
+
+    `keep_newlines` keeps LF inside a bracket (the daemon typing an agent's composed context:
+    the program knows it is pasted text, and the bytes then match what the other injection
+    strategies deliver); without a bracket, lines always end with CR.
     """
-    text = text.replace("\r\n", "\r").replace("\n", "\r")
+    if not (keep_newlines and modes.bracketed_paste):
+        text = text.replace("\r\n", "\r").replace("\n", "\r")
     if not modes.bracketed_paste:
         return text.encode("utf-8", "replace")
     while _PASTE_END in text or _PASTE_END_C1 in text:

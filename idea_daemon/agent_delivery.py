@@ -62,7 +62,7 @@ async def _deliver(session: TerminalSession, content: str, profile: AgentProfile
     if not await _wait_ready(session, pattern):
         log.warning("agent %s: not ready, context not typed", session.agent_name)
         return
-    data = wrap_paste(content, session.emulator.modes)
+    data = wrap_paste(content, session.emulator.modes, keep_newlines=True)
     if not session.write(data):
         log.error("agent %s: context refused (input backlog full)", session.agent_name)
         return

@@ -41,6 +41,7 @@ class FrameSender(ABC):
         self._dirty_scenes: set[str | None] = set()
         self._notices: list[tuple[str | None, str, str]] = []
         self._flush_handle: asyncio.Handle | None = None
+        self._last_flush = 0.0
 
     @abstractmethod
     def _service(self) -> WorkspaceService:
@@ -58,7 +59,10 @@ class FrameSender(ABC):
 
     def output(self, session: TerminalSession) -> None:
         self._dirty_sessions.add(session.id)
-        self._schedule(FRAME_INTERVAL)
+        # Leading edge: output after a quiet spell goes out at once (a typed character's
+        # echo); during a burst, at most one flush per frame interval.
+        since = time.monotonic() - self._last_flush
+        self._schedule(max(0.0, FRAME_INTERVAL - since))
 
     def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
         self._notices.append((window_id, text, level))
@@ -79,6 +83,7 @@ class FrameSender(ABC):
 
     def _flush(self) -> None:
         self._flush_handle = None
+        self._last_flush = time.monotonic()
         service = self._service()
         scenes, self._dirty_scenes = self._dirty_scenes, set()
         dirty, self._dirty_sessions = self._dirty_sessions, set()
@@ -141,19 +146,19 @@ class FrameSender(ABC):
     def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession) -> None:
         key = (cell_id, session.id)
         emulator = session.emulator
-        generations = session.generations
+        versions, rendered = session.rendered_rows()
         sent = client.sent_rows.get(key)
-        full = sent is None or len(sent) != len(generations)
+        full = sent is None or len(sent) != len(versions)
         if full:
-            rows = list(range(len(generations)))
+            rows = list(range(len(versions)))
         else:
             assert sent is not None
-            rows = [y for y, gen in enumerate(generations) if sent[y] != gen]
+            rows = [y for y, version in enumerate(versions) if sent[y] != version]
         cursor = emulator.cursor()
         wire_cursor = (cursor.x, cursor.y, cursor.visible, int(cursor.shape))
         if not rows and client.sent_cursor.get(key) == wire_cursor:
             return
-        lines = [(y, emulator.render_row(y)) for y in rows]
+        lines = [(y, rendered[y] or ()) for y in rows]
         modes = emulator.modes
         client.send(
             CellFrame(
@@ -167,5 +172,5 @@ class FrameSender(ABC):
                 alt_screen=modes.alt_screen,
             )
         )
-        client.sent_rows[key] = list(generations)
+        client.sent_rows[key] = list(versions)
         client.sent_cursor[key] = wire_cursor

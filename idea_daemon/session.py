@@ -17,14 +17,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from adapters.pty import PtyProcess, PtySpawnError
-from core.terminal import Cursor, TerminalEmulator, TerminalEvent, TerminalEventKind, row_text
+from core.terminal import (
+    Cursor,
+    Row,
+    TerminalEmulator,
+    TerminalEvent,
+    TerminalEventKind,
+    row_text,
+)
 
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 16 * 1024
 # Bytes parsed per readable event before yielding to the loop, so that a flooding cell
 # cannot starve the others; the rest is read on the next turn.
-READ_BUDGET = 64 * 1024
+READ_BUDGET = 16 * 1024
 # Beyond this many unsent input bytes (a huge paste into a stuck program) input is refused.
 MAX_PENDING_INPUT = 16 * 1024 * 1024
 # Output after this many quiet seconds counts as new activity (monitor-activity).
@@ -61,6 +68,13 @@ class TerminalSession:
     error: str | None = None
     generations: list[int] = field(default_factory=list)
     counter: int = 0
+    # Rows as last rendered for clients, with a version that changes only when the content
+    # does: programs repaint rows with what they already showed (agent TUIs do, 10×/s), and
+    # sending those again would cost every client a redraw for nothing.
+    _rendered: list[Row | None] = field(default_factory=list)
+    _rendered_gen: list[int] = field(default_factory=list)
+    versions: list[int] = field(default_factory=list)
+    _version: int = 0
     title: str = ""
     agent_id: str | None = None
     """The agent this session runs, or None for a shell."""
@@ -275,6 +289,28 @@ class TerminalSession:
 
     def cursor(self) -> Cursor:
         return self.emulator.cursor()
+
+    def rendered_rows(self) -> tuple[list[int], list[Row | None]]:
+        """Each row's content version and rendering, brought up to date (cheap when clean)."""
+        gens = self.generations
+        count = len(gens)
+        if len(self._rendered) != count:
+            self._rendered = [None] * count
+            self._rendered_gen = [-1] * count
+            self.versions = [0] * count
+        rendered, rendered_gen, versions = self._rendered, self._rendered_gen, self.versions
+        render_row = self.emulator.render_row
+        for y in range(count):
+            gen = gens[y]
+            if gen == rendered_gen[y]:
+                continue
+            row = render_row(y)
+            if row != rendered[y]:
+                self._version += 1
+                versions[y] = self._version
+                rendered[y] = row
+            rendered_gen[y] = gen
+        return versions, rendered
 
     def screen_text(self, history: int = 0) -> list[str]:
         """The screen as text lines, with `history` scrollback lines above it.

@@ -458,3 +458,11 @@ def test_docstring_examples_hold() -> None:
     result = doctest.testmod(core.keys)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_paste_keeps_newlines_inside_a_bracket_when_asked() -> None:
+    bracketed = TerminalModes(bracketed_paste=True)
+    assert wrap_paste("a\nb", bracketed, keep_newlines=True) == b"\x1b[200~a\nb\x1b[201~"
+    assert wrap_paste("a\nb", bracketed) == b"\x1b[200~a\rb\x1b[201~"
+    # Without a bracket the program would read LF as Enter anyway: CR, as typed.
+    assert wrap_paste("a\nb", TerminalModes(), keep_newlines=True) == b"a\rb"

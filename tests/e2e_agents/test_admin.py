@@ -212,3 +212,23 @@ def test_keep_in_sync_on_and_off(idea: IdeaEnv, agents: Agents) -> None:
     refused = idea.run("agent", "keep-in-sync", "Plain", "on", check=False)
     assert refused.returncode == 1 and "template" in refused.stderr
     assert Path(scratch["path"]).exists()
+
+
+def test_a_template_edited_outside_idea_is_an_update(idea: IdeaEnv, agents: Agents) -> None:
+    source = idea.root / "arch.md"
+    source.write_text("# Architect\n\nv1.\n")
+    idea.run("template", "new", "Architect", "--file", str(source), "--profile", "fake")
+    synced = agents.new("Archie", "fake", None, "--template", "architect", "--sync")
+    copied = agents.new("Copy", "fake", None, "--template", "architect")
+    kept = Path(copied["path"]).read_bytes()
+    # Edited in another editor, not through idea.
+    (idea.locations.data / "templates" / "md" / "architect.md").write_text("# Architect\n\nv2.\n")
+    listed = idea.json("template", "list")
+    assert listed["editedOutside"] == ["architect"]
+    assert listed["templates"][0]["version"] == 2
+    assert agents.info("Archie")["updateAvailable"] == {"from": 1, "to": 2}
+    assert "updateAvailable" not in agents.info("Copy")
+    assert idea.json("agent", "sync", "Archie")["version"] == 2
+    assert Path(synced["path"]).read_text() == "# Architect\n\nv2.\n"
+    assert Path(copied["path"]).read_bytes() == kept
+    assert idea.json("template", "list")["editedOutside"] == []

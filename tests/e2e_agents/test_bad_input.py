@@ -49,6 +49,11 @@ def ghost(agents: Agents) -> None:
     agents.new("Ghost", "ghost")
 
 
+def squeeze(text: str) -> str:
+    """`text` without any white space (a wrapped line may lose a blank where it breaks)."""
+    return "".join(text.split())
+
+
 def assert_explains_the_fix(text: str) -> None:
     text = " ".join(text.split())
     assert f"command not found: {MISSING_CLI}" in text, text
@@ -69,9 +74,10 @@ def test_a_profile_whose_command_is_not_installed_says_how_to_fix_it(
     [info] = agents.list()
     assert info["state"] == "failed"
     assert_explains_the_fix(info["error"])
-    # The attached client shows it in the cell.
-    screen = client.wait_for(MISSING_CLI, timeout=30)
-    assert "idea agent set-profile" in " ".join(screen.split())
+    # The attached client shows the whole message in the cell (wrapped at its width).
+    client.wait_for(MISSING_CLI, timeout=30)
+    right_cell = "".join(line.split("│", 1)[1] for line in client.lines() if "│" in line)
+    assert squeeze(cells[1]["error"]) in squeeze(right_cell), client.screen()
     assert_alive(idea)
 
     # In the background: the same, and the agent list says so.

@@ -35,13 +35,21 @@ def test_set_profile_while_running_asks_then_relaunches_in_the_same_cell(
     swapped = idea.json("agent", "set-profile", "Swapper", "fake-env", "-f")
     assert swapped["profileId"] == "fake-env"
     assert swapped["state"] == "running" and swapped["cell"] == launched["cell"]
-    after, context = agents.contexts(created["id"], "env", not_pid=before["pid"])
-    assert [c["strategy"] for c in after["contexts"]] == ["env"]
     retry_until(lambda: not process_alive(before["pid"]), 30,
                 describe=f"the old agent process {before['pid']} still runs")
     cells = idea.cells()
     assert len(cells) == 2 and cells[1]["id"] == launched["cell"]
-    assert cells[1]["pid"] == after["pid"]
+    new_pid = cells[1]["pid"]
+    assert new_pid != before["pid"]
+    # A message makes the new process rewrite the shared report (the old one may have
+    # written its last report, on its way out, after the new one's first).
+    agents.capture(launched["target"], r"CONTEXT\[env\]")
+    idea.send_keys(launched["target"], "after the swap", "Enter")
+    agents.capture(launched["target"], r"reply: after the swap")
+    after = agents.report(created["id"], lambda r: r["messages"] == ["after the swap"])
+    assert after["pid"] == new_pid
+    assert [c["strategy"] for c in after["contexts"]] == ["env"]
+    context = after["contexts"][0]
     info = agents.info("Swapper")
     assert info["profileId"] == "fake-env"
     # The provider conversation is not carried over: a new one starts.
@@ -50,7 +58,6 @@ def test_set_profile_while_running_asks_then_relaunches_in_the_same_cell(
     # Its Markdown is kept, and is what the new profile delivered.
     assert persona_file.read_text(encoding="utf-8") == PERSONA
     assert context["content"].endswith(PERSONA)
-    agents.capture(launched["target"], r"CONTEXT\[env\]")
 
 
 def test_set_profile_of_a_stopped_agent_needs_no_confirmation(idea: IdeaEnv) -> None:

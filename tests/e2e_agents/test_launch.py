@@ -88,7 +88,7 @@ def test_a_background_agent_is_brought_into_a_cell_without_a_respawn(
                      rf"fake-agent 1 \(pid {pid}\).*SESSION {beta['conversationId']}")
     idea.send_keys(cell["target"], "still me", "Enter")
     agents.capture(cell["target"], r"reply: still me")
-    assert agents.report(beta["id"])["messages"] == ["still me"]
+    assert agents.report(beta["id"], lambda r: r["messages"] == ["still me"])["pid"] == pid
 
 
 def test_an_agent_running_in_another_cell_is_not_launched_twice(

@@ -216,3 +216,28 @@ def test_an_id_discovered_after_launch_is_resumed(idea: IdeaEnv) -> None:
     assert again["argv"][:2] == ["resume", own_id]
     assert again["session"]["id"] == own_id and again["session"]["resumed"] is True
     agents.wait_text(launched["target"], rf"RESUMED {own_id} messages=1")
+
+
+def test_an_agent_that_exited_or_was_stopped_is_not_resumed(idea: IdeaEnv) -> None:
+    project = idea.new_project("proj")
+    agents = Agents(idea, project)
+    agents.add_profile(fake_profile("fake", "flag"))
+    for name in ("Quitter", "Stopped", "Runner"):
+        agents.new(name, "fake")
+    quitter = agents.launch("Quitter")
+    agents.launch("Stopped", "--background")
+    agents.launch("Runner", "--background")
+    agents.capture(quitter["target"], r"fake-agent>")
+    idea.send_keys(quitter["target"], "/exit 3", "Enter")
+    retry_until(lambda: agents.info("Quitter")["state"] == "exited", 45,
+                describe=lambda: json.dumps(agents.info("Quitter")))
+    assert agents.info("Quitter")["exitCode"] == 3
+    stopped = idea.json("agent", "stop", "Stopped")
+    assert stopped["state"] == "stopped"
+    pids = [agents.report(a["id"])["pid"] for a in agents.list()]
+
+    restart_daemon(idea, project, pids)
+    idea.run("open", str(project))
+    assert [entry["agent"] for entry in idea.json("agent", "resume", "--list")] == ["Runner"]
+    states = {a["name"]: a["state"] for a in agents.list()}
+    assert states == {"Quitter": "stopped", "Stopped": "stopped", "Runner": "resumable"}
