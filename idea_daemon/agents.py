@@ -74,6 +74,7 @@ class AgentRuntime(AgentRecords):
         self.persona_store = PersonaStore()
         self.profile_store = ProfileStore(data_dir)
         self.mcp_available = False
+        self.profiles_problem: str | None = None
         service.exit_handlers.append(self._on_agent_exit)
         service.agent_cell_message = self._cell_message
 
@@ -83,7 +84,7 @@ class AgentRuntime(AgentRecords):
         try:
             return self.agent_store.load(Path(runtime.root))
         except StoreError as exc:
-            raise CommandError(f"{exc.message} (the file is left untouched)", "corrupt") from exc
+            raise CommandError(exc.message, "corrupt") from exc
 
     def save_manifest(self, runtime: ProjectRuntime, manifest: AgentManifest) -> None:
         self.agent_store.save(Path(runtime.root), manifest)
@@ -94,10 +95,14 @@ class AgentRuntime(AgentRecords):
     def profiles(self) -> list[AgentProfile]:
         """Configured profiles, then the built-in catalogue for ids not configured (D6)."""
         configured: list[AgentProfile] = []
+        self.profiles_problem = None
         if self.profile_store.exists():
             try:
                 configured = self.profile_store.load()
             except StoreError as exc:
+                # Built-in profiles still work; a profile only the file held is reported
+                # with the file's problem (see `profile`).
+                self.profiles_problem = exc.message
                 log.error("profiles: %s", exc.message)
         from adapters.agents.catalogue import builtin_profiles
 
@@ -112,6 +117,9 @@ class AgentRuntime(AgentRecords):
     def profile(self, profile_id: str) -> AgentProfile:
         found = find_profile(self.profiles(), profile_id)
         if found is None:
+            if self.profiles_problem is not None:
+                raise CommandError(f"no profile {profile_id!r} can be read: "
+                                   f"{self.profiles_problem}", "corrupt")
             raise ProfileNotFound(profile_id)
         return found
 
@@ -326,6 +334,9 @@ class AgentRuntime(AgentRecords):
     def _vacate(self, runtime: ProjectRuntime, cell_id: str) -> None:
         """A cell an agent moved away from: an ordinary cell again (a shell starts)."""
         ref = self.service.find_cell(cell_id)
+        if ref.leaf.session is not None:
+            # The session moves on with its agent: not an orphan of this page.
+            self.service.release_session(runtime, ref.layout_id, ref.leaf.session)
         leaf = replace(ref.leaf, session=None, agent=None, agent_was_running=False,
                        conversation_id=None)
         runtime.set_tree(ref.layout_id, ops.replace_leaf(ref.tree, cell_id, leaf))

@@ -313,6 +313,10 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
             raise CommandError(f"{wait!r} did not appear within {timeout:g} s", "timeout") from exc
     history = _int(params, "history", 0, 0, 10_000_000)
     emulator = session.emulator
+    if session.error is not None:
+        # A program that could not start has no screen: its error is what the cell shows.
+        return {"text": session.error, "cols": emulator.cols, "rows": emulator.rows,
+                "cursor": [0, 0], "cell": ref.leaf.id, "error": session.error}
     rows = []
     if history:
         size = emulator.history_size()

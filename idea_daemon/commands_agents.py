@@ -131,7 +131,7 @@ def agent_launch(server: DaemonServer, client: ClientConnection, params: dict[st
     if params.get("background"):
         runtime = _project(server, client, params)
         status = agents.launch(runtime, name, where="background", resume=bool(params.get("resume")))
-        return describe_status(status, server)
+        return _launched(status, server)
     where = "cell" if params.get("target") and not params.get("split") else "split"
     ref = service.resolve(params.get("target"), caller_window(server, client), client.cell)
     direction = Direction.COLUMN if params.get("direction") == "down" else Direction.ROW
@@ -140,6 +140,14 @@ def agent_launch(server: DaemonServer, client: ClientConnection, params: dict[st
                            move=bool(params.get("move")))
     if status.cell is not None and where == "split":
         service.select(service.find_cell(status.cell))
+    return _launched(status, server)
+
+
+def _launched(status: AgentStatus, server: DaemonServer) -> dict[str, Any]:
+    """The status of a launch, or an error when the program could not start (exit 1)."""
+    if status.state == "failed":
+        raise CommandError(f"{status.agent.name} did not start: {status.error}",
+                           "launch_failed")
     return describe_status(status, server)
 
 

@@ -278,6 +278,10 @@ class WorkspaceState(WorkspaceLookups):
     def save_layouts(self, runtime: ProjectRuntime) -> None:
         self._save_layouts(runtime)
 
+    def release_session(self, runtime: ProjectRuntime, layout_id: str, session_id: str) -> None:
+        """A session leaves a page's cells alive (an agent moving to another cell)."""
+        self._page_sessions.get((runtime.root, layout_id), set()).discard(session_id)
+
     def forget_agent(self, ref: CellRef) -> None:
         """Make an agent's cell an ordinary cell again."""
         leaf = replace(ref.leaf, agent=None, agent_was_running=False, conversation_id=None)

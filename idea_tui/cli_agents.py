@@ -103,7 +103,12 @@ def cmd_agent_rm(args: argparse.Namespace) -> int:
 
 
 def _state_line(result: dict[str, Any]) -> str:
-    where = "the background" if result.get("background") else result.get("target", "a cell")
+    if result["state"] == "failed":
+        return f"{result['name']}: failed: {result.get('error', '')}"
+    if result["state"] == "running" and result.get("background"):
+        where = "the background"
+    else:
+        where = result.get("target", "the background" if "cell" not in result else "a cell")
     return f"{result['name']}: {result['state']} in {where}"
 
 
@@ -119,6 +124,7 @@ def cmd_agent_launch(args: argparse.Namespace) -> int:
         background=args.background or None,
         resume=args.resume or None,
         force=args.force or None,
+        move=args.move or None,
     )
     return simple(args, result, _state_line(result))
 

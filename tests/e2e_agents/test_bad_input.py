@@ -66,8 +66,8 @@ def test_a_profile_whose_command_is_not_installed_says_how_to_fix_it(
     ghost(agents)
     client = tui(width=160, height=40)
     client.wait_cells(1, timeout=30)
-    launched = idea.run("agent", "launch", "Ghost")
-    assert "Ghost: failed" in launched.stdout, launched
+    # A launch that could not start the CLI fails (exit 1) with the reason and the fix.
+    assert_explains_the_fix(fails(idea, "agent", "launch", "Ghost"))
     cells = idea.cells()
     assert len(cells) == 2
     assert_explains_the_fix(cells[1]["error"])
@@ -81,9 +81,8 @@ def test_a_profile_whose_command_is_not_installed_says_how_to_fix_it(
     assert_alive(idea)
 
     # In the background: the same, and the agent list says so.
-    background = idea.json("agent", "launch", "Ghost", "--background")
-    assert background["state"] == "failed"
-    assert_explains_the_fix(background["error"])
+    assert_explains_the_fix(fails(idea, "agent", "launch", "Ghost", "--background"))
+    assert agents.info("Ghost")["state"] == "failed"
     assert len(idea.cells()) == 2
     assert_alive(idea)
 
@@ -96,14 +95,12 @@ def test_a_profile_whose_command_is_not_installed_says_how_to_fix_it(
     assert agents.info("Ghost")["state"] == "running"
 
 
-@pytest.mark.xfail(strict=True, reason="`idea capture` of a cell whose agent could not start "
-                   "is blank: the reason is only in list-cells and the client "
-                   "(/tmp/idea-bugs.md, agents e2e engineer)")
 def test_capture_of_a_cell_whose_command_is_not_installed_says_so(
         idea: IdeaEnv, agents: Agents) -> None:
     ghost(agents)
-    launched = idea.json("agent", "launch", "Ghost")
-    assert_explains_the_fix(idea.capture(launched["target"]))
+    fails(idea, "agent", "launch", "Ghost")
+    [_shell, cell] = idea.cells()
+    assert_explains_the_fix(idea.capture(cell["target"]))
 
 
 # ─── corrupt files ─────────────────────────────────────────────────────────────────────
@@ -140,9 +137,6 @@ def test_a_profile_refused_inside_profiles_json_is_named(idea: IdeaEnv, agents: 
     assert_alive(idea)
 
 
-@pytest.mark.xfail(strict=True, reason="with profiles.json corrupt, launching an agent on a "
-                   "custom profile says 'There is no AI profile', not which file is broken "
-                   "(/tmp/idea-bugs.md, agents e2e engineer)")
 def test_launching_with_a_corrupt_profiles_json_names_the_file(
         idea: IdeaEnv, agents: Agents) -> None:
     agents.new("Custom", "fake")

@@ -36,8 +36,8 @@ def test_no_subcommand_writes_profiles_json_by_itself(idea: IdeaEnv) -> None:
         idea.run(*command)
         assert not profiles.exists(), f"`idea {' '.join(command)}` wrote profiles.json"
     # Launching an agent whose CLI is missing does not configure anything either.
-    idea.run("agent", "launch", "Dev", "--background")
-    idea.run("agent", "launch", "Simple")
+    assert idea.run("agent", "launch", "Dev", "--background", check=False).returncode == 1
+    assert idea.run("agent", "launch", "Simple", check=False).returncode == 1
     assert not profiles.exists()
     assert idea.json("profile", "list")["configured"] is False
     assert {a["profileId"] for a in agents.list()} == {"claude-code", "codex"}

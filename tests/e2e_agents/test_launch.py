@@ -131,8 +131,6 @@ def test_a_launch_in_the_agents_own_cell_reattaches(idea: IdeaEnv, agents: Agent
     agents.capture(launched["target"], r"reply: same process")
 
 
-@pytest.mark.xfail(strict=True, reason="`idea agent launch --move` is parsed but not sent to the "
-                   "daemon (/tmp/idea-bugs.md, agents e2e engineer)")
 def test_move_shows_a_running_agent_in_another_cell(idea: IdeaEnv, agents: Agents) -> None:
     [shell] = idea.cells()
     launched = agents.launch("Alpha")
