@@ -33,17 +33,18 @@ from idea_tui.control import (
 )
 
 
+def _cell_state(cell: dict[str, Any]) -> str:
+    """running, exited N, or why nothing runs (a start error, or stopped)."""
+    if cell.get("running"):
+        return "running"
+    if cell.get("exitCode") is not None:
+        return f"exited {cell['exitCode']}"
+    return str(cell.get("error", "stopped"))
+
+
 def _cells_table(cells: list[dict[str, Any]]) -> None:
     for cell in cells:
-        state = (
-            "running"
-            if cell.get("running")
-            else (
-                f"exited {cell.get('exitCode')}"
-                if cell.get("exitCode") is not None
-                else cell.get("error", "stopped")
-            )
-        )
+        state = _cell_state(cell)
         what = cell.get("foreground") or cell.get("command") or ""
         mark = "*" if cell.get("focused") else " "
         size = f"{cell.get('cols', '?')}x{cell.get('rows', '?')}"
@@ -66,15 +67,7 @@ def _print_ls(result: dict[str, Any]) -> None:
                 print(f"   {pmark} page {page['name']} ({page['kind']})")
                 for cell in page["cells"]:
                     what = cell.get("foreground") or cell.get("command") or ""
-                    state = (
-                        "running"
-                        if cell.get("running")
-                        else (
-                            f"exited {cell.get('exitCode')}"
-                            if cell.get("exitCode") is not None
-                            else cell.get("error", "stopped")
-                        )
-                    )
+                    state = _cell_state(cell)
                     fmark = "*" if cell.get("focused") else " "
                     flag = f"  [{cell['attention']}]" if cell.get("attention") else ""
                     print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}{flag}")
