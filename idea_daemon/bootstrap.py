@@ -7,6 +7,7 @@ import os
 from adapters.config import load_config
 from adapters.emulator import PyteEmulator
 from adapters.locations import Locations
+from core.errors import IdeaError
 from core.terminal import TerminalEmulator
 from core.version import VERSION
 from idea_daemon.agent_admin import AgentAdmin
@@ -44,6 +45,18 @@ def build(locations: Locations) -> DaemonServer:
 
     def on_project_open(runtime: ProjectRuntime) -> None:
         runtime.notices = admin.drift_messages(runtime)
+        try:
+            resumable = [entry["agent"] for entry in agents.resumable(runtime)]
+        except IdeaError:
+            resumable = []
+        if resumable:
+            # A project reopened (or a daemon restarted) with agents that were running.
+            message = (f"{runtime.name}: {', '.join(resumable)} were running — "
+                       "`idea agent resume`, or Enter in their cells")
+            runtime.notices.append(message)
+            if server.clients:  # else the notice is shown when a client attaches
+                window = server.service.window_of_project(runtime) if server.service else None
+                server.notify(window.id if window else None, message)
 
     server.service.open_handlers.append(on_project_open)
     server.handlers = dict(HANDLERS)
