@@ -23,6 +23,7 @@ from idea_tui.widgets.bars import StatusBar, TabBar
 from idea_tui.widgets.workspace_view import WorkspaceView
 
 Connector = Callable[[int, int], Awaitable[GatewayPort]]
+FIRST_RUN_FALLBACK = 0.5
 
 
 class IdeaApp(App[str], inherit_bindings=False):
@@ -47,6 +48,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.detach_error = False
         self._detached = False
         self._offered_resume = False
+        self._first_run_started = False
+        self._live_gateway = False
 
     def compose(self) -> ComposeResult:
         yield TabBar()
@@ -86,6 +89,14 @@ class IdeaApp(App[str], inherit_bindings=False):
             gateway.on_message = self.handle_message  # type: ignore[attr-defined]
             gateway.on_closed = self._on_gateway_closed  # type: ignore[attr-defined]
             gateway.start()  # type: ignore[attr-defined]
+            self._live_gateway = True
+            # The first-run check waits for the first frame (it may start detecting CLIs,
+            # which costs CPU); the timer covers a daemon that sends no scene.
+            self.set_timer(FIRST_RUN_FALLBACK, self._start_first_run)
+
+    def _start_first_run(self) -> None:
+        if not self._first_run_started and self._live_gateway:
+            self._first_run_started = True
             self._in_worker(self.runner.first_run())
 
     def _send_size(self, width: int, height: int) -> None:
@@ -98,6 +109,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         if isinstance(message, CellFrame):
             self.view.apply_frame(message)
         elif isinstance(message, Scene):
+            if not self._first_run_started:
+                self.call_after_refresh(self._start_first_run)
             if not self._offered_resume and message.tabs:
                 self._offered_resume = True
                 self._in_worker(self.runner.offer_resume())
