@@ -26,6 +26,8 @@ class Window:
         name: Unique display name (`idea attach -w NAME`).
         tabs: Project roots, in tab order.
         active: The focused tab's root, or None when the window has no tab.
+        size: The cell area (columns, rows) its clients last had, so that a daemon that
+            restarts starts programs at that size rather than at a default one.
         extra: Keys of `workspace.json` this version does not know.
     """
 
@@ -33,6 +35,7 @@ class Window:
     name: str
     tabs: tuple[str, ...] = ()
     active: str | None = None
+    size: tuple[int, int] | None = None
     extra: Mapping[str, Any] = field(default=EMPTY_EXTRA, compare=False)
 
 
@@ -100,6 +103,18 @@ def add_window(
     if project is not None:
         workspace = add_project(workspace, window_id, project)
     return workspace
+
+
+def resize_window(workspace: Workspace, window_id: str, width: int, height: int) -> Workspace:
+    """Record the size of a window's cell area.
+
+    Raises:
+        UnknownWindow: No window has that id.
+        ValueError: A dimension is below 1.
+    """
+    if width < 1 or height < 1:
+        raise ValueError(f"a window is at least 1x1, got {width}x{height}")
+    return _put(workspace, replace(workspace.window(window_id), size=(width, height)))
 
 
 def rename_window(workspace: Workspace, window_id: str, name: str) -> Workspace:

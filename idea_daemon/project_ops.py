@@ -185,6 +185,10 @@ class ProjectOps(WorkspaceState):
         if self.window_sizes.get(window_id) == size:
             return
         self.window_sizes[window_id] = size
+        # Remembered in workspace.json (written once the resizing settles), so that a
+        # restarted daemon starts programs at the size they will be shown at.
+        self.workspace = ws.resize_window(self.workspace, window_id, *size)
+        self._save_workspace_soon()
         for root in self.workspace.window(window_id).tabs:
             runtime = self.projects.get(root)
             if runtime is not None:

@@ -77,6 +77,7 @@ class WorkspaceState(WorkspaceLookups):
         # Describes a cell waiting for its agent (set by the agent service).
         self.agent_cell_message: Callable[[ProjectRuntime, Leaf], tuple[str, str]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._workspace_save: asyncio.TimerHandle | None = None
 
     # ─── startup and shutdown ────────────────────────────────────────────────────────
 
@@ -85,6 +86,9 @@ class WorkspaceState(WorkspaceLookups):
         self._loop = loop
         try:
             self.workspace = self.workspace_store.load()
+            self.window_sizes.update(
+                {w.id: w.size for w in self.workspace.windows if w.size is not None}
+            )
         except StoreError as exc:
             self.workspace_writable = False
             self.problems.append(f"{exc.message} — windows start empty and it is not rewritten.")
@@ -139,6 +143,9 @@ class WorkspaceState(WorkspaceLookups):
         # Programs end because the daemon stops, not by themselves: what the layouts say
         # was running must stay recorded, so the next daemon can offer to resume it.
         self.stopping = True
+        if self._workspace_save is not None:
+            self._workspace_save.cancel()
+            self._save_workspace()
         for session in list(self.sessions.values()):
             session.close()
         self.sessions.clear()
@@ -399,6 +406,15 @@ class WorkspaceState(WorkspaceLookups):
             log.error("saving layouts of %s: %s", runtime.root, exc.message)
             window = self.window_of_project(runtime)
             self._listener.notify(window.id if window else None, exc.message, "error")
+
+    def _save_workspace_soon(self, delay: float = 1.0) -> None:
+        """Save workspace.json once changes stop coming (a terminal being resized)."""
+        if self._loop is None:
+            self._save_workspace()
+            return
+        if self._workspace_save is not None:
+            self._workspace_save.cancel()
+        self._workspace_save = self._loop.call_later(delay, self._save_workspace)
 
     def _save_workspace(self) -> None:
         if not self.workspace_writable:

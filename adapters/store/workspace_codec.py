@@ -23,7 +23,7 @@ from core.workspace import Window, Workspace
 SUPPORTED_VERSION = 1
 FILE_NAME = "workspace.json"
 
-_WINDOW_KEYS = ("id", "name", "projects", "activeProject")
+_WINDOW_KEYS = ("id", "name", "projects", "activeProject", "size")
 
 
 def decode_workspace(data: object, source: str = FILE_NAME) -> Workspace:
@@ -66,10 +66,25 @@ def decode_workspace(data: object, source: str = FILE_NAME) -> Workspace:
             active = _root_or_none(active)
         else:
             active = tabs[0] if tabs else None
+        size = _size(read, obj, key_at(at, "size"))
         windows.append(
-            Window(window_id, name, tuple(tabs), active, unknown_keys(obj, _WINDOW_KEYS))
+            Window(window_id, name, tuple(tabs), active, size, unknown_keys(obj, _WINDOW_KEYS))
         )
     return Workspace(tuple(windows), unknown_keys(top, ("version", "windows")))
+
+
+def _size(read: JsonReader, obj: dict[str, Any], at: str) -> tuple[int, int] | None:
+    """`"size": [columns, rows]`, both whole numbers of at least 1, or absent."""
+    value = obj.get("size")
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in value)
+    ):
+        read.expect(value, at, "[columns, rows], two whole numbers of at least 1")
+    return (value[0], value[1])
 
 
 def _root_or_none(root: str) -> str | None:
@@ -91,6 +106,8 @@ def encode_workspace(workspace: Workspace) -> dict[str, Any]:
         }
         if window.active is not None:
             encoded["activeProject"] = window.active
+        if window.size is not None:
+            encoded["size"] = list(window.size)
         windows.append({**encoded, **window.extra})
     return {"version": SUPPORTED_VERSION, "windows": windows, **workspace.extra}
 

@@ -107,3 +107,19 @@ def test_store_never_overwrites_an_unreadable_file(tmp_path: Path, content: byte
     with pytest.raises((CorruptFile, NewerVersion)):
         store.save(sample())
     assert store.path.read_bytes() == content
+
+
+def test_window_size_round_trips_and_is_checked() -> None:
+    from core.workspace import resize_window
+
+    workspace = resize_window(sample(), "w1", 120, 33)
+    data = encode_workspace(workspace)
+    assert data["windows"][0]["size"] == [120, 33]
+    assert "size" not in data["windows"][1]
+    assert decode_workspace(data).window("w1").size == (120, 33)
+    for bad in ([120], [0, 10], ["80", 24], [True, 3], "80x24"):
+        broken = {"version": 1, "windows": [{"id": "w", "name": "n", "size": bad}]}
+        with pytest.raises(CorruptFile, match=r"windows\[0\]\.size"):
+            decode_workspace(broken)
+    with pytest.raises(ValueError, match="at least 1x1"):
+        resize_window(sample(), "w1", 0, 5)

@@ -115,3 +115,22 @@ def test_attaching_needs_a_terminal_and_refuses_to_nest(idea: IdeaEnv) -> None:
     assert "refusing to attach inside an idea cell" in nested.stderr
     assert "-f" in nested.stderr
     assert not idea.daemon_running()
+
+
+def test_a_restarted_daemon_starts_shells_at_the_last_window_size(
+        idea: IdeaEnv, tui: TuiFactory) -> None:
+    idea.new_project("alpha")
+    idea.run("split", "-h")
+    client = tui(width=140, height=40)
+    client.wait_cells(2)
+    attached = {cell["id"]: (cell["cols"], cell["rows"]) for cell in idea.cells()}
+    assert attached != {cell_id: (80, 22) for cell_id in attached}
+    client.prefix("d")
+    client.wait_exit()
+    idea.run("kill-server", "-f")
+    idea.run("open", str(idea.root / "alpha"))
+    # No client is attached: the shells start at the size the window last had.
+    cells = idea.cells()
+    restarted = {cell["id"]: (cell["cols"], cell["rows"]) for cell in cells}
+    assert restarted == attached
+    assert idea.stty_size("0") == attached[cells[0]["id"]]
