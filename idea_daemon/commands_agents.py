@@ -340,6 +340,25 @@ def _profile_from(data: Any, index: int | None = None) -> AgentProfile:
         raise CommandError(f"{label}: {exc.message}", "invalid_profile") from exc
 
 
+@command("profile_rm")
+def profile_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    """Remove a configured profile (a built-in one stays available from the catalogue)."""
+    store = _agents(server).profile_store
+    profile_id = _name(params, "profile")
+    if not store.exists():
+        raise CommandError(f"no profiles are configured: {profile_id!r} is not in profiles.json")
+    removed = store.remove(profile_id)
+    in_use: list[str] = []
+    for runtime in _svc(server).projects.values():
+        try:
+            manifest = _agents(server).manifest(runtime)
+        except CommandError:
+            continue
+        in_use.extend(f"{runtime.name}:{a.name}" for a in manifest.agents
+                      if a.profile_id == removed.id)
+    return {"removed": removed.id, "usedBy": in_use}
+
+
 @command("profile_detect")
 async def profile_detect(server: DaemonServer, client: ClientConnection,
                          params: dict[str, Any]) -> Any:

@@ -299,6 +299,14 @@ def cmd_profile_edit(args: argparse.Namespace) -> int:
     return simple(args, result, f"profile {result['id']} saved")
 
 
+def cmd_profile_rm(args: argparse.Namespace) -> int:
+    result = call(args, "profile_rm", start=True, profile=args.profile)
+    note = ""
+    if result["usedBy"]:
+        note = f" (still named by {', '.join(result['usedBy'])}: change their profile)"
+    return simple(args, result, f"profile {result['removed']} removed{note}")
+
+
 def cmd_profile_detect(args: argparse.Namespace) -> int:
     result = call(args, "profile_detect", start=True)
     if args.json:
@@ -431,4 +439,6 @@ def register(sub: Any) -> None:
     pedit = paction("edit", cmd_profile_edit, "edit a profile in $EDITOR (or from --file)")
     pedit.add_argument("profile")
     pedit.add_argument("--file", help="the profile as JSON")
+    paction("rm", cmd_profile_rm, "remove a configured profile (built-ins stay available)"
+            ).add_argument("profile")
     paction("detect", cmd_profile_detect, "which CLIs are installed")

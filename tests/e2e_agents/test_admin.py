@@ -232,3 +232,14 @@ def test_a_template_edited_outside_idea_is_an_update(idea: IdeaEnv, agents: Agen
     assert Path(synced["path"]).read_text() == "# Architect\n\nv2.\n"
     assert Path(copied["path"]).read_bytes() == kept
     assert idea.json("template", "list")["editedOutside"] == []
+
+
+def test_profile_rm_names_the_agents_that_still_use_it(idea: IdeaEnv, agents: Agents) -> None:
+    agents.new("Dev", "fake")
+    removed = idea.json("profile", "rm", "fake")
+    assert removed["removed"] == "fake"
+    assert [entry.split(":")[1] for entry in removed["usedBy"]] == ["Dev"]
+    listed = {p["id"] for p in idea.json("profile", "list")["profiles"]}
+    assert "fake" not in listed and "claude-code" in listed  # built-ins stay available
+    failed = idea.run("profile", "rm", "fake", check=False)
+    assert failed.returncode == 1 and "fake" in failed.stderr
