@@ -38,7 +38,7 @@ from idea_daemon.agent_delivery import deliver_stdin
 from idea_daemon.agent_launch import prepare_launch
 from idea_daemon.agent_records import AgentRecords
 from idea_daemon.errors import CommandError, ConfirmationNeeded
-from idea_daemon.lookups import CellRef
+from idea_daemon.lookups import BACKGROUND_CELL_PREFIX, CellRef
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import TerminalSession
 from idea_daemon.session_discovery import DiscoveryRule, watch_for_session
@@ -251,7 +251,7 @@ class AgentRuntime(AgentRecords):
     def _spawn(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, persona: str,
                conversation_id: str | None, mode: SessionMode,
                cell: CellRef | None) -> TerminalSession:
-        cell_id = cell.leaf.id if cell is not None else f"background:{agent.id}"
+        cell_id = cell.leaf.id if cell is not None else f"{BACKGROUND_CELL_PREFIX}{agent.id}"
         launch = prepare_launch(
             runtime, agent, profile, persona, conversation_id, mode,
             base_env=self.service.cell_env(cell_id), with_mcp=self.mcp_available,

@@ -23,6 +23,7 @@ from idea_daemon.session import TerminalSession
 
 DEFAULT_SIZE = (80, 23)
 DEFAULT_WINDOW = "main"
+BACKGROUND_CELL_PREFIX = "background:"
 
 
 class Listener(Protocol):
@@ -158,11 +159,21 @@ class WorkspaceLookups:
         if spec.is_current:
             if current_cell is not None:
                 try:
-                    return self.find_cell(current_cell)
+                    return self.find_cell(self._current_cell_id(current_cell))
                 except CommandError:
                     pass
             return self.focused_cell(window_id)
         return self._resolve_spec(spec, window_id, current_cell)
+
+    def _current_cell_id(self, current: str) -> str:
+        """The cell a command runs in. An agent started in the background was given
+        `IDEA_CELL=background:<agent id>`; once shown in a cell, that cell is its own."""
+        if current.startswith(BACKGROUND_CELL_PREFIX):
+            agent_id = current[len(BACKGROUND_CELL_PREFIX):]
+            for ref in self.iter_cells():
+                if ref.leaf.agent == agent_id:
+                    return ref.leaf.id
+        return current
 
     def _resolve_spec(
         self, spec: TargetSpec, window_id: str | None, current: str | None
