@@ -21,6 +21,8 @@ from idea_daemon.service import WorkspaceService
 def build(locations: Locations) -> DaemonServer:
     # Importing the modules registers their commands in HANDLERS.
     import idea_daemon.commands_agents
+    import idea_daemon.commands_server
+    import idea_daemon.commands_terminal
     import idea_daemon.commands_workspace  # noqa: F401
 
     config, problem = load_config(locations.config_file)

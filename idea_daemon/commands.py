@@ -7,19 +7,15 @@ the caller's window, or the cell the command runs in (IDEA_CELL).
 
 from __future__ import annotations
 
-import asyncio
-import re
 from collections.abc import Callable
 from typing import Any
 
 from core.errors import AgentNotFound
-from core.keys import parse_key_spec, wrap_paste
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves
-from core.terminal import row_text, rows_to_ansi
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.server import DaemonServer
-from idea_daemon.service import CellRef, CommandError, ConfirmationNeeded, WorkspaceService
+from idea_daemon.service import CellRef, CommandError, WorkspaceService
 
 Handler = Callable[[DaemonServer, ClientConnection, dict[str, Any]], Any]
 HANDLERS: dict[str, Handler] = {}
@@ -260,100 +256,6 @@ def restart(server: DaemonServer, client: ClientConnection, params: dict[str, An
     return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
 
 
-@command("send_keys")
-def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    ref = _target(server, client, params)
-    session = service.session_of(ref)
-    if session is None or not session.running:
-        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
-    keys = params.get("keys", [])
-    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-        raise CommandError("keys must be a list of strings")
-    modes = session.emulator.modes
-    if params.get("literal"):
-        data = "".join(keys).encode()
-    else:
-        data = b"".join(parse_key_spec(key, modes) for key in keys)
-    if not session.write(data):
-        raise CommandError("the program is not reading its input (too much is pending)")
-    return {"bytes": len(data)}
-
-
-@command("paste")
-def paste(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    ref = _target(server, client, params)
-    session = service.session_of(ref)
-    if session is None or not session.running:
-        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
-    data = wrap_paste(str(params.get("text", "")), session.emulator.modes)
-    if not session.write(data):
-        raise CommandError("the program is not reading its input (too much is pending)")
-    return {"bytes": len(data)}
-
-
-@command("capture")
-async def capture(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    ref = _target(server, client, params)
-    session = service.session_of(ref)
-    if session is None:
-        raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
-    wait = params.get("wait")
-    if wait:
-        try:
-            pattern = re.compile(str(wait), re.MULTILINE)
-        except re.error as exc:
-            raise CommandError(f"bad --wait pattern: {exc}") from exc
-        timeout = float(params.get("timeout", 10.0))
-        try:
-            await asyncio.wait_for(asyncio.shield(session.wait_for(pattern)), timeout)
-        except TimeoutError as exc:
-            raise CommandError(f"{wait!r} did not appear within {timeout:g} s", "timeout") from exc
-    history = _int(params, "history", 0, 0, 10_000_000)
-    emulator = session.emulator
-    if session.error is not None:
-        # A program that could not start has no screen: its error is what the cell shows.
-        return {"text": session.error, "cols": emulator.cols, "rows": emulator.rows,
-                "cursor": [0, 0], "cell": ref.leaf.id, "error": session.error}
-    rows = []
-    if history:
-        size = emulator.history_size()
-        start = max(0, size - history)
-        rows.extend(emulator.render_history(start, size - start))
-    rows.extend(emulator.render_row(y) for y in range(emulator.rows))
-    if params.get("ansi"):
-        text = rows_to_ansi(rows)
-    else:
-        text = "\n".join(row_text(row).rstrip() for row in rows)
-    cursor = emulator.cursor()
-    return {
-        "text": text,
-        "cols": emulator.cols,
-        "rows": emulator.rows,
-        "cursor": [cursor.x, cursor.y],
-        "cell": ref.leaf.id,
-    }
-
-
-@command("history")
-def history(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    ref = _target(server, client, params)
-    session = service.session_of(ref)
-    if session is None:
-        return {"size": 0, "rows": []}
-    size = session.emulator.history_size()
-    start = _int(params, "start", max(0, size - 100), 0, max(size, 0))
-    count = _int(params, "count", 100, 0, 100_000)
-    return {
-        "size": size,
-        "start": start,
-        "rows": session.emulator.render_history(start, min(count, size - start)),
-    }
-
-
 @command("list_cells")
 def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
@@ -373,91 +275,3 @@ def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str,
 
 
 # ─── server ───────────────────────────────────────────────────────────────────────────
-
-
-@command("version")
-def version(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    import os
-
-    from adapters.ipc.messages import PROTOCOL_VERSION
-
-    return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid()}
-
-
-@command("kill_server")
-def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    if not params.get("force"):
-        busy = [name for s in service.sessions.values() if (name := s.busy_command())]
-        if busy:
-            raise ConfirmationNeeded(f"programs are running: {', '.join(busy)}")
-    asyncio.get_running_loop().call_later(0.05, server.request_stop, "the server was killed")
-    return {"stopping": True}
-
-
-@command("detach")
-def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    from adapters.ipc.messages import Detached
-
-    window = params.get("window")
-    count = 0
-    for other in list(server.clients.values()):
-        if not other.attached:
-            continue
-        if window is None and other is not client and client.attached:
-            continue
-        if window is not None and other.window_id != _svc(server).window_by_name(window).id:
-            continue
-        other.send(Detached(reason="detached"))
-        count += 1
-    return {"detached": count}
-
-
-@command("clients")
-def clients(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    found = []
-    for other in server.clients.values():
-        if not other.attached:
-            continue
-        window = next((w for w in service.workspace.windows if w.id == other.window_id), None)
-        found.append(
-            {
-                "id": other.id,
-                "window": window.name if window else None,
-                "width": other.width,
-                "height": other.height,
-            }
-        )
-    return found
-
-
-@command("attach_window")
-def attach_window(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    """Show another window in the calling client (the tree's "go there")."""
-    if not client.attached:
-        raise CommandError("only an attached client shows a window")
-    window = _svc(server).window_by_name(str(params["window"]))
-    if window.id != client.window_id:
-        client.window_id = window.id
-        client.forget_frames()
-        server.claim_size(client)
-        server.scene_changed(window.id)
-    return {"window": window.name}
-
-
-@command("monitor")
-def monitor(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    """Watch a cell for activity (output after quiet) or silence (quiet after output)."""
-    ref = _target(server, client, params)
-    session = _svc(server).session_of(ref)
-    if session is None:
-        raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
-    if "activity" in params:
-        session.monitor_activity = bool(params["activity"])
-    if "silence" in params:
-        seconds = params["silence"]
-        if not isinstance(seconds, int | float) or not 0 <= seconds <= 86400:
-            raise CommandError("silence must be a number of seconds from 0 (off) to 86400")
-        session.monitor_silence = float(seconds)
-    return {"activity": session.monitor_activity, "silence": session.monitor_silence}

@@ -1,0 +1,82 @@
+"""Commands about the daemon and its clients: version, kill-server, detach, windows shown."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from idea_daemon.client_connection import ClientConnection
+from idea_daemon.commands import _svc, command
+from idea_daemon.errors import CommandError, ConfirmationNeeded
+from idea_daemon.server import DaemonServer
+
+
+@command("version")
+def version(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    import os
+
+    from adapters.ipc.messages import PROTOCOL_VERSION
+
+    return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid()}
+
+
+@command("kill_server")
+def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    if not params.get("force"):
+        busy = [name for s in service.sessions.values() if (name := s.busy_command())]
+        if busy:
+            raise ConfirmationNeeded(f"programs are running: {', '.join(busy)}")
+    asyncio.get_running_loop().call_later(0.05, server.request_stop, "the server was killed")
+    return {"stopping": True}
+
+
+@command("detach")
+def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    from adapters.ipc.messages import Detached
+
+    window = params.get("window")
+    count = 0
+    for other in list(server.clients.values()):
+        if not other.attached:
+            continue
+        if window is None and other is not client and client.attached:
+            continue
+        if window is not None and other.window_id != _svc(server).window_by_name(window).id:
+            continue
+        other.send(Detached(reason="detached"))
+        count += 1
+    return {"detached": count}
+
+
+@command("clients")
+def clients(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    service = _svc(server)
+    found = []
+    for other in server.clients.values():
+        if not other.attached:
+            continue
+        window = next((w for w in service.workspace.windows if w.id == other.window_id), None)
+        found.append(
+            {
+                "id": other.id,
+                "window": window.name if window else None,
+                "width": other.width,
+                "height": other.height,
+            }
+        )
+    return found
+
+
+@command("attach_window")
+def attach_window(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    """Show another window in the calling client (the tree's "go there")."""
+    if not client.attached:
+        raise CommandError("only an attached client shows a window")
+    window = _svc(server).window_by_name(str(params["window"]))
+    if window.id != client.window_id:
+        client.window_id = window.id
+        client.forget_frames()
+        server.claim_size(client)
+        server.scene_changed(window.id)
+    return {"window": window.name}
