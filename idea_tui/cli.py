@@ -14,6 +14,7 @@ from typing import Any
 
 from adapters.locations import locate
 from core.version import VERSION
+from idea_tui.cli_cells import cell_state
 from idea_tui.cli_common import (
     Runner,
     absolute,
@@ -21,9 +22,7 @@ from idea_tui.cli_common import (
     force_option,
     json_option,
     print_json,
-    side_options,
     simple,
-    target_option,
 )
 from idea_tui.control import (
     CommandFailed,
@@ -31,24 +30,6 @@ from idea_tui.control import (
     NoDaemon,
     wait_daemon_gone,
 )
-
-
-def _cell_state(cell: dict[str, Any]) -> str:
-    """running, exited N, or why nothing runs (a start error, or stopped)."""
-    if cell.get("running"):
-        return "running"
-    if cell.get("exitCode") is not None:
-        return f"exited {cell['exitCode']}"
-    return str(cell.get("error", "stopped"))
-
-
-def _cells_table(cells: list[dict[str, Any]]) -> None:
-    for cell in cells:
-        state = _cell_state(cell)
-        what = cell.get("foreground") or cell.get("command") or ""
-        mark = "*" if cell.get("focused") else " "
-        size = f"{cell.get('cols', '?')}x{cell.get('rows', '?')}"
-        print(f"{mark} {cell['target']:<30} {cell['id'][:8]}  {size:>7}  {state:<10} {what}")
 
 
 def _print_ls(result: dict[str, Any]) -> None:
@@ -67,7 +48,7 @@ def _print_ls(result: dict[str, Any]) -> None:
                 print(f"   {pmark} page {page['name']} ({page['kind']})")
                 for cell in page["cells"]:
                     what = cell.get("foreground") or cell.get("command") or ""
-                    state = _cell_state(cell)
+                    state = cell_state(cell)
                     fmark = "*" if cell.get("focused") else " "
                     flag = f"  [{cell['attention']}]" if cell.get("attention") else ""
                     print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}{flag}")
@@ -197,138 +178,6 @@ def cmd_window_rename(args: argparse.Namespace) -> int:
     return simple(args, result, f"window renamed to {result['name']}")
 
 
-def cmd_split(args: argparse.Namespace) -> int:
-    direction = "right" if args.horizontal else "down"
-    if args.before:
-        direction = {"right": "left", "down": "up"}[direction]
-    result = call(args, "split", target=args.target, direction=direction, count=args.count)
-    if args.json:
-        print_json(result)
-    elif args.print_id:
-        print("\n".join(result["cells"]))
-    return 0
-
-
-def cmd_grid(args: argparse.Namespace) -> int:
-    try:
-        rows, cols = (int(part) for part in args.size.lower().split("x"))
-    except ValueError:
-        print("idea grid: size must look like 2x3 (rows x columns)", file=sys.stderr)
-        return 2
-    result = call(args, "grid", target=args.target, rows=rows, cols=cols)
-    return simple(args, result, None)
-
-
-def _side(args: argparse.Namespace) -> str | None:
-    for flag, side in (("L", "left"), ("R", "right"), ("U", "up"), ("D", "down")):
-        if getattr(args, flag, False):
-            return side
-    return None
-
-
-def cmd_select(args: argparse.Namespace) -> int:
-    how = _side(args) or (
-        "next" if args.next else "prev" if args.prev else "last" if args.last else None
-    )
-    result = call(args, "select", target=args.target, direction=how)
-    return simple(args, result, None)
-
-
-def cmd_close(args: argparse.Namespace) -> int:
-    result = call(args, "close", target=args.target, force=args.force or None)
-    return simple(args, result, None)
-
-
-def cmd_zoom(args: argparse.Namespace) -> int:
-    result = call(args, "zoom", target=args.target)
-    return simple(args, result, None)
-
-
-def cmd_resize(args: argparse.Namespace) -> int:
-    side = _side(args)
-    if side is None:
-        print("idea resize: give a side: -L, -R, -U or -D", file=sys.stderr)
-        return 2
-    result = call(args, "resize", target=args.target, side=side, cells=args.cells)
-    return simple(args, result, None)
-
-
-def cmd_merge(args: argparse.Namespace) -> int:
-    result = call(
-        args,
-        "merge",
-        target=args.target,
-        other=args.source,
-        direction=_side(args),
-        force=args.force or None,
-    )
-    return simple(args, result, None)
-
-
-def cmd_swap(args: argparse.Namespace) -> int:
-    result = call(args, "swap", target=args.target, other=args.source, direction=_side(args))
-    return simple(args, result, None)
-
-
-def cmd_move(args: argparse.Namespace) -> int:
-    direction = "down" if args.vertical else "right"
-    result = call(args, "move", target=args.target, dst=args.dst, direction=direction)
-    return simple(args, result, None)
-
-
-def cmd_equalize(args: argparse.Namespace) -> int:
-    return simple(args, call(args, "equalize", target=args.target), None)
-
-
-def cmd_undo(args: argparse.Namespace) -> int:
-    result = call(args, "undo", target=args.target, redo=args.redo or None)
-    if not result["changed"]:
-        print("nothing to " + ("redo" if args.redo else "undo"), file=sys.stderr)
-    return 0
-
-
-def cmd_restart(args: argparse.Namespace) -> int:
-    result = call(args, "restart", target=args.target, force=args.force or None)
-    return simple(args, result, None)
-
-
-def cmd_send_keys(args: argparse.Namespace) -> int:
-    call(args, "send_keys", target=args.target, keys=args.keys, literal=args.literal or None)
-    return 0
-
-
-def cmd_paste(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.text == "-" else args.text
-    call(args, "paste", target=args.target, text=text)
-    return 0
-
-
-def cmd_capture(args: argparse.Namespace) -> int:
-    result = call(
-        args,
-        "capture",
-        target=args.target,
-        ansi=args.ansi or None,
-        history=args.history or None,
-        wait=args.wait,
-        timeout=args.timeout,
-    )
-    if args.json:
-        print_json(result)
-    else:
-        sys.stdout.write(result["text"] + "\n")
-    return 0
-
-
-def cmd_list_cells(args: argparse.Namespace) -> int:
-    result = call(args, "list_cells", all=args.all or None, project=args.project, page=args.page)
-    if args.json:
-        print_json(result)
-    else:
-        _cells_table(result)
-    return 0
-
-
 def cmd_layout(args: argparse.Namespace) -> int:
     action = args.layout_action or "list"
     args.project = args.project or args.group_project
@@ -358,16 +207,6 @@ def cmd_layout(args: argparse.Namespace) -> int:
 def cmd_detach(args: argparse.Namespace) -> int:
     result = call(args, "detach", window=args.window)
     return simple(args, result, f"detached {result['detached']} client(s)")
-
-
-def cmd_monitor(args: argparse.Namespace) -> int:
-    activity = None if args.activity is None else args.activity == "on"
-    result = call(args, "monitor", target=args.target, activity=activity, silence=args.silence)
-    return simple(
-        args,
-        result,
-        f"activity {'on' if result['activity'] else 'off'}, silence {result['silence'] or 'off'}",
-    )
 
 
 def cmd_version(args: argparse.Namespace) -> int:
@@ -470,106 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
     wren.add_argument("-w", "--window", help="the window (default: the current one)")
     json_option(wren)
 
-    split = add("split", cmd_split, "split a cell", ("split-window",), add_help=False)
-    target_option(split)
-    group = split.add_mutually_exclusive_group()
-    group.add_argument(
-        "-h", dest="horizontal", action="store_true", help="side by side (new cell on the right)"
-    )
-    group.add_argument(
-        "-v", dest="vertical", action="store_true", help="stacked (new cell below; the default)"
-    )
-    split.add_argument("-b", "--before", action="store_true", help="new cell left/above")
-    split.add_argument("-n", "--count", type=int, default=1, help="how many new cells")
-    split.add_argument("-P", dest="print_id", action="store_true", help="print the new cell ids")
-    split.add_argument("--help", action="help", help="show this help")
-    json_option(split)
+    from idea_tui.cli_cells import register as register_cells
 
-    grid = add("grid", cmd_grid, "turn a cell into a ROWSxCOLS grid")
-    grid.add_argument("size", metavar="ROWSxCOLS")
-    target_option(grid)
-    json_option(grid)
-
-    select = add("select", cmd_select, "focus a cell", ("select-cell",))
-    target_option(select)
-    side_options(select)
-    select.add_argument("--next", action="store_true")
-    select.add_argument("--prev", action="store_true")
-    select.add_argument("--last", action="store_true")
-    json_option(select)
-
-    close = add("close", cmd_close, "close a cell (asks if a program runs)", ("kill-cell",))
-    target_option(close)
-    force_option(close)
-    json_option(close)
-
-    zoom = add("zoom", cmd_zoom, "zoom a cell to the whole window, or back")
-    target_option(zoom)
-    json_option(zoom)
-
-    resize = add("resize", cmd_resize, "move a border of a cell", ("resize-cell",))
-    target_option(resize)
-    side_options(resize)
-    resize.add_argument("cells", nargs="?", type=int, default=1, help="how many cells")
-    json_option(resize)
-
-    for name, run, text in (
-        ("merge", cmd_merge, "merge a cell with a neighbour"),
-        ("swap", cmd_swap, "swap two cells' programs"),
-    ):
-        command = add(name, run, text)
-        target_option(command)
-        command.add_argument("-s", "--source", help="the other cell")
-        side_options(command)
-        if name == "merge":
-            force_option(command)
-        json_option(command)
-
-    move = add("move", cmd_move, "move a cell next to another one")
-    target_option(move)
-    move.add_argument("-d", "--dst", required=True, help="the cell to move next to")
-    move.add_argument("-v", dest="vertical", action="store_true", help="below it, not beside")
-    json_option(move)
-
-    equalize = add("equalize", cmd_equalize, "give every cell of the page equal shares")
-    target_option(equalize)
-    json_option(equalize)
-    undo = add("undo", cmd_undo, "undo the last layout change")
-    target_option(undo)
-    undo.add_argument("--redo", action="store_true")
-    redo = add("redo", cmd_undo, "redo a layout change")
-    target_option(redo)
-    redo.set_defaults(redo=True)
-
-    restart = add("restart", cmd_restart, "start the cell's shell again", ("respawn",))
-    target_option(restart)
-    force_option(restart)
-    json_option(restart)
-
-    send = add("send-keys", cmd_send_keys, "type keys into a cell (tmux key names)", ("send",))
-    target_option(send)
-    send.add_argument("-l", "--literal", action="store_true", help="no key names, plain text")
-    send.add_argument("keys", nargs="*", metavar="KEY")
-
-    paste = add("paste", cmd_paste, "paste text into a cell (bracketed if it asked)")
-    target_option(paste)
-    paste.add_argument("text", help="the text, or - for stdin")
-
-    capture = add("capture", cmd_capture, "print a cell's screen", ("capture-pane",))
-    target_option(capture)
-    capture.add_argument("--ansi", "-e", action="store_true", help="with colours and attributes")
-    capture.add_argument(
-        "-S", dest="history", type=int, default=0, help="include N lines of scrollback"
-    )
-    capture.add_argument("--wait", metavar="REGEX", help="first wait until the screen matches")
-    capture.add_argument("--timeout", type=float, default=10.0, help="for --wait, in seconds")
-    json_option(capture)
-
-    cells = add("list-cells", cmd_list_cells, "list the cells of a page", ("lsc",))
-    cells.add_argument("-a", "--all", action="store_true", help="every cell of every project")
-    cells.add_argument("-p", "--project")
-    cells.add_argument("--page")
-    json_option(cells)
+    register_cells(add)
 
     layout = add("layout", cmd_layout, "pages of a project (list, new, switch, rename, close)")
     layout.set_defaults(layout_action="list", page=None, name=None, force=False)
@@ -601,22 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
     detach.add_argument("-w", "--window")
     json_option(detach)
 
-    monitor = add("monitor", cmd_monitor, "mark a cell when it shows activity or goes silent")
-    target_option(monitor)
-    monitor.add_argument(
-        "--activity", choices=("on", "off"), help="mark output that starts after a quiet spell"
-    )
-    monitor.add_argument(
-        "--silence",
-        type=float,
-        metavar="SECONDS",
-        help="mark SECONDS without output after some output (0: off)",
-    )
-    json_option(monitor)
+    from idea_tui.cli_agents import register as register_agents
 
-    from idea_tui.cli_agents import register
-
-    register(sub)
+    register_agents(sub)
 
     add("version", cmd_version, "print the version")
     daemon = add("daemon", cmd_daemon, "run the daemon (started automatically)")
