@@ -27,6 +27,7 @@ from core.agents.agent import (
     replace_agent,
     starter_persona,
 )
+from core.agents.errors import DuplicateTemplate
 from core.agents.templates import (
     AgentTemplate,
     Drift,
@@ -36,7 +37,7 @@ from core.agents.templates import (
     plan_sync,
     template_origin,
 )
-from core.errors import DuplicateTemplate, IdeaError, StoreError
+from core.errors import IdeaError, StoreError
 from idea_daemon.errors import CommandError, ConfirmationNeeded
 from idea_daemon.runtime import ProjectRuntime
 
@@ -62,29 +63,47 @@ class AgentAdmin:
 
     # ─── agents ──────────────────────────────────────────────────────────────────────
 
-    def create(self, runtime: ProjectRuntime, name: str, profile_id: str | None,
-               template_id: str | None, synchronized: bool) -> Agent:
+    def create(
+        self,
+        runtime: ProjectRuntime,
+        name: str,
+        profile_id: str | None,
+        template_id: str | None,
+        synchronized: bool,
+    ) -> Agent:
         """A new agent, from scratch or from a template (TPL-3)."""
         manifest = self.agents.manifest(runtime)
         root = Path(runtime.root)
-        taken = {p.relative_to(root / ".ideai").as_posix()
-                 for p in (root / ".ideai" / "agents").glob("*.md")} if (
-            root / ".ideai" / "agents").is_dir() else set()
+        taken = (
+            {
+                p.relative_to(root / ".ideai").as_posix()
+                for p in (root / ".ideai" / "agents").glob("*.md")
+            }
+            if (root / ".ideai" / "agents").is_dir()
+            else set()
+        )
         if template_id is not None:
             template = self._template(template_id)
             profile = profile_id or template.default_profile_id or "claude-code"
             self.agents.profile(profile)
             manifest, agent = create_agent(
-                manifest, str(uuid.uuid4()), name, profile, origin=template_origin(template),
-                synchronized=synchronized, also_taken=taken)
+                manifest,
+                str(uuid.uuid4()),
+                name,
+                profile,
+                origin=template_origin(template),
+                synchronized=synchronized,
+                also_taken=taken,
+            )
             content = template.content_md
         else:
             if synchronized:
                 raise CommandError("only an agent made from a template can stay in sync")
             profile = profile_id or "claude-code"
             self.agents.profile(profile)
-            manifest, agent = create_agent(manifest, str(uuid.uuid4()), name, profile,
-                                           also_taken=taken)
+            manifest, agent = create_agent(
+                manifest, str(uuid.uuid4()), name, profile, also_taken=taken
+            )
             content = starter_persona(name)
         self.agents.persona_store.write(root, agent.md_path, content, overwrite=False)
         self.agents.save_manifest(runtime, manifest)
@@ -104,7 +123,8 @@ class AgentAdmin:
         if not force:
             running = " It is running and will be stopped." if session else ""
             raise ConfirmationNeeded(
-                f"Delete agent {agent.name}?{running} Its Markdown is kept in {TRASH}/.")
+                f"Delete agent {agent.name}?{running} Its Markdown is kept in {TRASH}/."
+            )
         if session is not None:
             self.agents.stop(runtime, agent.id)
         root = Path(runtime.root)
@@ -125,8 +145,11 @@ class AgentAdmin:
             tree = layout.tree
             for leaf in iter_leaves(tree.root):
                 if leaf.agent == agent_id:
-                    tree = ops.replace_leaf(tree, leaf.id, replace(
-                        leaf, agent=None, agent_was_running=False, conversation_id=None))
+                    tree = ops.replace_leaf(
+                        tree,
+                        leaf.id,
+                        replace(leaf, agent=None, agent_was_running=False, conversation_id=None),
+                    )
             runtime.set_tree(layout.id, tree)
         self.agents.service.save_layouts(runtime)
         for layout in runtime.terminal_layouts():
@@ -161,8 +184,9 @@ class AgentAdmin:
         draft = TemplateDraft(name, content, profile_id or "claude-code")
         return self.templates.create(template_id_for(name, taken), draft)
 
-    def template_update(self, template_id: str, content: str | None,
-                        name: str | None) -> AgentTemplate:
+    def template_update(
+        self, template_id: str, content: str | None, name: str | None
+    ) -> AgentTemplate:
         template = self._template(template_id)
         self.templates.reconcile()
         kwargs: dict[str, Any] = {}
@@ -183,8 +207,9 @@ class AgentAdmin:
         existing = {t.name: t for t in self.templates.load().templates}
         for draft in load_team_pack():
             if draft.name in existing:
-                installed.append(self.templates.update(existing[draft.name].id,
-                                                       content_md=draft.content_md))
+                installed.append(
+                    self.templates.update(existing[draft.name].id, content_md=draft.content_md)
+                )
                 continue
             taken = {t.id for t in self.templates.load().templates}
             try:
@@ -225,15 +250,21 @@ class AgentAdmin:
             raise ConfirmationNeeded(
                 f"{agent.md_path} was edited since its last sync: syncing replaces it with "
                 f"template {template.name} v{template.version}; your version is kept in "
-                f"{plan.backup_path}. Continue?")
+                f"{plan.backup_path}. Continue?"
+            )
         if plan.backup_path is not None and current is not None:
             self.agents.persona_store.write(root, plan.backup_path, current, overwrite=False)
         if plan.write:
             self.agents.persona_store.write(root, plan.md_path, plan.content)
         manifest = apply_sync(self.agents.manifest(runtime), plan)
         self.agents.save_manifest(runtime, manifest)
-        return {"agent": agent.name, "template": template.name, "version": plan.to_version,
-                "status": plan.status.name.lower(), "backup": plan.backup_path}
+        return {
+            "agent": agent.name,
+            "template": template.name,
+            "version": plan.to_version,
+            "status": plan.status.name.lower(),
+            "backup": plan.backup_path,
+        }
 
     def set_synchronized(self, runtime: ProjectRuntime, name: str, on: bool) -> Agent:
         agent = self.agents.agent(runtime, name)
@@ -259,6 +290,11 @@ class AgentAdmin:
 
 
 def _describe_template(template: AgentTemplate) -> dict[str, Any]:
-    return {"id": template.id, "name": template.name, "version": template.version,
-            "contentHash": template.content_hash, "defaultProfileId": template.default_profile_id,
-            "lines": template.content_md.count("\n") + 1}
+    return {
+        "id": template.id,
+        "name": template.name,
+        "version": template.version,
+        "contentHash": template.content_hash,
+        "defaultProfileId": template.default_profile_id,
+        "lines": template.content_md.count("\n") + 1,
+    }

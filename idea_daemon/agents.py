@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from adapters.store.agents_codec import AgentStore, PersonaStore
 from adapters.store.profiles_codec import ProfileStore, decode_profile
 from core.agents.agent import Agent, AgentManifest, find_agent
+from core.agents.errors import AgentAlreadyRunning, ProfileNotFound
 from core.agents.profile import (
     AgentProfile,
     SessionMode,
@@ -31,7 +32,7 @@ from core.agents.profile import (
     find_profile,
 )
 from core.agents.singleton import BACKGROUND, InCell, LaunchAction, Location, decide_launch
-from core.errors import AgentAlreadyRunning, IdeaError, ProfileNotFound, StoreError
+from core.errors import IdeaError, StoreError
 from core.layout import ops
 from core.layout.model import Direction, iter_leaves
 from idea_daemon.agent_delivery import deliver_stdin
@@ -118,8 +119,9 @@ class AgentRuntime(AgentRecords):
         found = find_profile(self.profiles(), profile_id)
         if found is None:
             if self.profiles_problem is not None:
-                raise CommandError(f"no profile {profile_id!r} can be read: "
-                                   f"{self.profiles_problem}", "corrupt")
+                raise CommandError(
+                    f"no profile {profile_id!r} can be read: {self.profiles_problem}", "corrupt"
+                )
             raise ProfileNotFound(profile_id)
         return found
 
@@ -147,8 +149,11 @@ class AgentRuntime(AgentRecords):
 
     def session_of_agent(self, runtime: ProjectRuntime, agent_id: str) -> TerminalSession | None:
         for session in self.service.sessions.values():
-            if (session.agent_id == agent_id and session.project_root == runtime.root
-                    and session.running):
+            if (
+                session.agent_id == agent_id
+                and session.project_root == runtime.root
+                and session.running
+            ):
                 return session
         return None
 
@@ -161,31 +166,51 @@ class AgentRuntime(AgentRecords):
             session = self._latest_session(runtime, agent.id)
             cell = cells.get(session.id) if session else None
             if session is not None and session.running:
-                statuses.append(AgentStatus(agent, "running", cell, cell is None,
-                                            conversation_id=session.conversation_id))
+                statuses.append(
+                    AgentStatus(
+                        agent,
+                        "running",
+                        cell,
+                        cell is None,
+                        conversation_id=session.conversation_id,
+                    )
+                )
             elif session is not None and session.error:
                 statuses.append(AgentStatus(agent, "failed", cell, error=session.error))
             elif session is not None:
                 statuses.append(AgentStatus(agent, "exited", cell, exit_code=session.exit_code))
             elif self._was_running(runtime, agent.id, background):
-                statuses.append(AgentStatus(agent, "resumable",
-                                            self._agent_leaf(runtime, agent.id)))
+                statuses.append(
+                    AgentStatus(agent, "resumable", self._agent_leaf(runtime, agent.id))
+                )
             else:
                 statuses.append(AgentStatus(agent, "stopped", self._agent_leaf(runtime, agent.id)))
         return statuses
 
     def _latest_session(self, runtime: ProjectRuntime, agent_id: str) -> TerminalSession | None:
-        found = [s for s in self.service.sessions.values()
-                 if s.agent_id == agent_id and s.project_root == runtime.root]
+        found = [
+            s
+            for s in self.service.sessions.values()
+            if s.agent_id == agent_id and s.project_root == runtime.root
+        ]
         running = [s for s in found if s.running]
         candidates = running or found
         return candidates[-1] if candidates else None
 
     # ─── launching ───────────────────────────────────────────────────────────────────
 
-    def launch(self, runtime: ProjectRuntime, name: str, *, where: str,
-               cell: CellRef | None = None, direction: Direction = Direction.ROW,
-               resume: bool = False, force: bool = False, move: bool = False) -> AgentStatus:
+    def launch(
+        self,
+        runtime: ProjectRuntime,
+        name: str,
+        *,
+        where: str,
+        cell: CellRef | None = None,
+        direction: Direction = Direction.ROW,
+        resume: bool = False,
+        force: bool = False,
+        move: bool = False,
+    ) -> AgentStatus:
         """Launch (or re-attach) an agent.
 
         Args:
@@ -201,15 +226,19 @@ class AgentRuntime(AgentRecords):
         if where == "cell":
             assert cell is not None
             target = InCell(cell.leaf.id)
-        decision = decide_launch(self.live(runtime), agent.id,
-                                 target if where != "split" else InCell("(new split)"),
-                                 move=move)
+        decision = decide_launch(
+            self.live(runtime),
+            agent.id,
+            target if where != "split" else InCell("(new split)"),
+            move=move,
+        )
         if decision.action is LaunchAction.REFUSE_ALREADY_RUNNING:
             location = decision.location
             where_now = self._describe_location(runtime, location)
             error = AgentAlreadyRunning(agent.name, where_now)
-            raise CommandError(f"{error.message} (`idea select -t {where_now}`)",
-                               "AGENT_ALREADY_RUNNING")
+            raise CommandError(
+                f"{error.message} (`idea select -t {where_now}`)", "AGENT_ALREADY_RUNNING"
+            )
         if decision.action is LaunchAction.REATTACH:
             session = self.session_of_agent(runtime, agent.id)
             assert session is not None
@@ -236,8 +265,9 @@ class AgentRuntime(AgentRecords):
         self.service.notify_scene()
         return self._status_of(runtime, agent.id)
 
-    def _conversation(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile,
-                      resume: bool) -> tuple[str | None, SessionMode]:
+    def _conversation(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, resume: bool
+    ) -> tuple[str | None, SessionMode]:
         templates = profile.session
         if templates is None:
             return None, SessionMode.NONE
@@ -248,39 +278,61 @@ class AgentRuntime(AgentRecords):
             return str(uuid.uuid4()), SessionMode.START
         return None, SessionMode.NONE
 
-    def _spawn(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, persona: str,
-               conversation_id: str | None, mode: SessionMode,
-               cell: CellRef | None) -> TerminalSession:
+    def _spawn(
+        self,
+        runtime: ProjectRuntime,
+        agent: Agent,
+        profile: AgentProfile,
+        persona: str,
+        conversation_id: str | None,
+        mode: SessionMode,
+        cell: CellRef | None,
+    ) -> TerminalSession:
         cell_id = cell.leaf.id if cell is not None else f"{BACKGROUND_CELL_PREFIX}{agent.id}"
         launch = prepare_launch(
-            runtime, agent, profile, persona, conversation_id, mode,
-            base_env=self.service.cell_env(cell_id), with_mcp=self.mcp_available,
+            runtime,
+            agent,
+            profile,
+            persona,
+            conversation_id,
+            mode,
+            base_env=self.service.cell_env(cell_id),
+            with_mcp=self.mcp_available,
         )
         cols, rows = self._size_for(runtime, cell)
-        session = self.service.spawn_program(launch.spec, cols, rows,
-                                             agent_id=agent.id, agent_name=agent.name)
+        session = self.service.spawn_program(
+            launch.spec, cols, rows, agent_id=agent.id, agent_name=agent.name
+        )
         session.project_root = runtime.root
         session.conversation_id = conversation_id
         session.profile_id = profile.id
         if session.error is not None:
-            session.error = (f"{session.error} — agent {agent.name} uses profile "
-                             f"{profile.name!r}: install `{profile.command}` or change the "
-                             f"agent's profile (`idea agent set-profile {agent.name} ...`) "
-                             f"or edit the profile (`idea profile edit {profile.id}`)")
+            session.error = (
+                f"{session.error} — agent {agent.name} uses profile "
+                f"{profile.name!r}: install `{profile.command}` or change the "
+                f"agent's profile (`idea agent set-profile {agent.name} ...`) "
+                f"or edit the profile (`idea profile edit {profile.id}`)"
+            )
         else:
             if isinstance(profile.context_injection, Stdin):
                 deliver_stdin(session, launch.content, profile)
-            if profile.session is not None and mode is not SessionMode.RESUME \
-                    and not profile.session.id_known_at_launch:
-                self._discover_conversation(runtime, agent, profile, session,
-                                            dict(launch.spec.env))
-        log.info("agent %s launched: %s in %s", agent.name, launch.spec.argv[0],
-                 launch.spec.cwd)
+            if (
+                profile.session is not None
+                and mode is not SessionMode.RESUME
+                and not profile.session.id_known_at_launch
+            ):
+                self._discover_conversation(runtime, agent, profile, session, dict(launch.spec.env))
+        log.info("agent %s launched: %s in %s", agent.name, launch.spec.argv[0], launch.spec.cwd)
         return session
 
-    def _discover_conversation(self, runtime: ProjectRuntime, agent: Agent,
-                               profile: AgentProfile, session: TerminalSession,
-                               env: dict[str, str]) -> None:
+    def _discover_conversation(
+        self,
+        runtime: ProjectRuntime,
+        agent: Agent,
+        profile: AgentProfile,
+        session: TerminalSession,
+        env: dict[str, str],
+    ) -> None:
         """For CLIs that pick their own id (Codex): find it once it exists (D20)."""
         assert profile.session is not None
         rule = DiscoveryRule.from_profile_extra(profile.session.extra)
@@ -288,16 +340,14 @@ class AgentRuntime(AgentRecords):
             return
 
         def claimed() -> set[str]:
-            return {s.conversation_id for s in self.service.sessions.values()
-                    if s.conversation_id}
+            return {s.conversation_id for s in self.service.sessions.values() if s.conversation_id}
 
         def found(conversation_id: str) -> None:
             session.conversation_id = conversation_id
             self._record_conversation(runtime, agent.id, conversation_id)
             log.info("agent %s: conversation %s discovered", agent.name, conversation_id)
 
-        watch_for_session(rule, env, time.time() - 1.0, claimed, lambda: session.running,
-                          found)
+        watch_for_session(rule, env, time.time() - 1.0, claimed, lambda: session.running, found)
 
     def _size_for(self, runtime: ProjectRuntime, cell: CellRef | None) -> tuple[int, int]:
         if cell is None:
@@ -318,15 +368,26 @@ class AgentRuntime(AgentRecords):
         if session is not None:
             self.service.end_session(session)
         runtime = cell.runtime
-        leaf = replace(cell.leaf, session=None, agent=None, agent_was_running=False,
-                       conversation_id=None)
+        leaf = replace(
+            cell.leaf, session=None, agent=None, agent_was_running=False, conversation_id=None
+        )
         runtime.set_tree(cell.layout_id, ops.replace_leaf(cell.tree, cell.leaf.id, leaf))
 
-    def _bind(self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession,
-              conversation_id: str | None) -> None:
+    def _bind(
+        self,
+        runtime: ProjectRuntime,
+        cell: CellRef,
+        session: TerminalSession,
+        conversation_id: str | None,
+    ) -> None:
         current = self.service.find_cell(cell.leaf.id)
-        leaf = replace(current.leaf, session=session.id, agent=session.agent_id,
-                       agent_was_running=session.running, conversation_id=conversation_id)
+        leaf = replace(
+            current.leaf,
+            session=session.id,
+            agent=session.agent_id,
+            agent_was_running=session.running,
+            conversation_id=conversation_id,
+        )
         runtime.set_tree(cell.layout_id, ops.replace_leaf(current.tree, cell.leaf.id, leaf))
         self.service.adopt_session(runtime, cell.layout_id, session.id)
         self.service.save_layouts(runtime)
@@ -337,17 +398,18 @@ class AgentRuntime(AgentRecords):
         if ref.leaf.session is not None:
             # The session moves on with its agent: not an orphan of this page.
             self.service.release_session(runtime, ref.layout_id, ref.leaf.session)
-        leaf = replace(ref.leaf, session=None, agent=None, agent_was_running=False,
-                       conversation_id=None)
+        leaf = replace(
+            ref.leaf, session=None, agent=None, agent_was_running=False, conversation_id=None
+        )
         runtime.set_tree(ref.layout_id, ops.replace_leaf(ref.tree, cell_id, leaf))
         self.service.resync_page(runtime, ref.layout_id)
 
-    def _show_in_cell(self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession,
-                      force: bool) -> None:
+    def _show_in_cell(
+        self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession, force: bool
+    ) -> None:
         """Bring a background agent into a cell without respawning it (AGT-4)."""
         self._free_cell(cell, force)
-        self._bind(runtime, self.service.find_cell(cell.leaf.id), session,
-                   session.conversation_id)
+        self._bind(runtime, self.service.find_cell(cell.leaf.id), session, session.conversation_id)
         self._forget_background(runtime, session.agent_id or "")
         self.service.resize_all(runtime)
         self.service.notify_scene()
@@ -390,12 +452,14 @@ class AgentRuntime(AgentRecords):
             self.service.end_session(session)
         if leaf_id is not None and not in_background:
             cell = self.service.find_cell(leaf_id)
-            return self.launch(runtime, agent.id, where="cell", cell=cell, resume=resume,
-                               force=True)
+            return self.launch(
+                runtime, agent.id, where="cell", cell=cell, resume=resume, force=True
+            )
         return self.launch(runtime, agent.id, where="background", resume=resume)
 
-    def set_profile(self, runtime: ProjectRuntime, name: str, profile_id: str,
-                    force: bool) -> AgentStatus:
+    def set_profile(
+        self, runtime: ProjectRuntime, name: str, profile_id: str, force: bool
+    ) -> AgentStatus:
         """Change an agent's profile; a running agent is relaunched in place (SWP-1)."""
         agent = self.agent(runtime, name)
         profile = self.profile(profile_id)
@@ -403,7 +467,8 @@ class AgentRuntime(AgentRecords):
         if session is not None and not force:
             raise ConfirmationNeeded(
                 f"{agent.name} is running: switching to {profile.name} restarts it and its "
-                "provider conversation is lost (its Markdown is kept). Continue?")
+                "provider conversation is lost (its Markdown is kept). Continue?"
+            )
         from core.agents.agent import change_profile
 
         self.save_manifest(runtime, change_profile(self.manifest(runtime), agent.id, profile.id))
@@ -427,9 +492,11 @@ class AgentRuntime(AgentRecords):
         except (IdeaError, CommandError):
             return "agent", "This cell's agent no longer exists. Enter starts a shell."
         if leaf.agent_was_running:
-            return (f"{agent.name} (not resumed)",
-                    f"Agent {agent.name} was running. Enter resumes it "
-                    f"(or `idea agent resume {agent.name}`).")
+            return (
+                f"{agent.name} (not resumed)",
+                f"Agent {agent.name} was running. Enter resumes it "
+                f"(or `idea agent resume {agent.name}`).",
+            )
         return f"{agent.name} (stopped)", f"Agent {agent.name} is stopped. Enter launches it."
 
     # ─── resume ──────────────────────────────────────────────────────────────────────
@@ -447,12 +514,16 @@ class AgentRuntime(AgentRecords):
                 supported = bool(profile.session and profile.session.resume_supported)
             except IdeaError:
                 supported = False
-            found.append({
-                "agent": status.agent.name, "agentId": status.agent.id, "cell": status.cell,
-                "background": status.cell is None,
-                "conversationId": self._recorded_conversation(runtime, status.agent.id),
-                "resumeSupported": supported,
-            })
+            found.append(
+                {
+                    "agent": status.agent.name,
+                    "agentId": status.agent.id,
+                    "cell": status.cell,
+                    "background": status.cell is None,
+                    "conversationId": self._recorded_conversation(runtime, status.agent.id),
+                    "resumeSupported": supported,
+                }
+            )
         del manifest
         return found
 
@@ -464,9 +535,11 @@ class AgentRuntime(AgentRecords):
                 continue
             if entry["cell"] is not None:
                 cell = self.service.find_cell(entry["cell"])
-                done.append(self.launch(runtime, entry["agentId"], where="cell", cell=cell,
-                                        resume=True, force=True))
+                done.append(
+                    self.launch(
+                        runtime, entry["agentId"], where="cell", cell=cell, resume=True, force=True
+                    )
+                )
             else:
-                done.append(self.launch(runtime, entry["agentId"], where="background",
-                                        resume=True))
+                done.append(self.launch(runtime, entry["agentId"], where="background", resume=True))
         return done

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.errors import AgentNotFound
+from core.agents.errors import AgentNotFound
 from core.layout import geometry as geo
 from core.layout.model import Direction, iter_leaves
 from idea_daemon.client_connection import ClientConnection

@@ -41,16 +41,9 @@ from core.agents.agent import (
     SkillRef,
     SkillScope,
 )
+from core.agents.errors import AgentError, DuplicateAgent, EmptyName, MissingPersona, UnsafePath
 from core.agents.naming import relative_path_problem
-from core.errors import (
-    AgentError,
-    CorruptFile,
-    DuplicateAgent,
-    EmptyName,
-    FileAccessError,
-    MissingPersona,
-    UnsafePath,
-)
+from core.errors import CorruptFile, FileAccessError
 
 SUPPORTED_VERSION = 1
 IDEAI = ".ideai"

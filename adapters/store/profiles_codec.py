@@ -26,6 +26,7 @@ from typing import Any
 
 from adapters.store._reader import JsonReader, index_at, key_at, unknown_keys
 from adapters.store.atomic import ensure_directory, read_json, replace_json
+from core.agents.errors import DuplicateProfile, InvalidProfile, ProfileNotFound
 from core.agents.profile import (
     DEFAULT_CWD,
     DEFAULT_SUBMIT_DELAY_MS,
@@ -44,7 +45,7 @@ from core.agents.profile import (
     find_profile,
 )
 from core.agents.profile_rules import validate_profile
-from core.errors import DuplicateProfile, FileAccessError, InvalidProfile, ProfileNotFound
+from core.errors import FileAccessError
 
 SUPPORTED_VERSION = 1
 FILE_NAME = "profiles.json"

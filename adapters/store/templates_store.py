@@ -35,6 +35,7 @@ from typing import Any
 
 from adapters.store._reader import JsonReader, index_at, key_at, unknown_keys
 from adapters.store.atomic import ensure_directory, read_json, replace_json, write_text_atomic
+from core.agents.errors import DuplicateTemplate, TemplateNotFound
 from core.agents.templates import (
     HASH_PREFIX,
     KEEP,
@@ -46,13 +47,7 @@ from core.agents.templates import (
     template_id_problem,
     update_template,
 )
-from core.errors import (
-    CorruptFile,
-    DuplicateTemplate,
-    FileAccessError,
-    StoreError,
-    TemplateNotFound,
-)
+from core.errors import CorruptFile, FileAccessError, StoreError
 
 SUPPORTED_VERSION = 1
 DIR_NAME = "templates"

@@ -24,8 +24,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from core.agents.naming import relative_path_problem, unique_md_path
-from core.errors import (
+from core.agents.errors import (
     AgentNotFound,
     AmbiguousAgent,
     DuplicateAgent,
@@ -33,6 +32,7 @@ from core.errors import (
     SynchronizedWithoutTemplate,
     UnsafePath,
 )
+from core.agents.naming import relative_path_problem, unique_md_path
 from core.layout.model import EMPTY_EXTRA
 
 MANIFEST_VERSION = 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from core.agents.errors import PlaceholderError
 from core.agents.profile import (
     PATH,
     PLACEHOLDERS,
@@ -22,7 +23,6 @@ from core.agents.profile import (
     SessionMode,
     split_words,
 )
-from core.errors import PlaceholderError
 
 MAX_ARG_BYTES = 128 * 1024
 """Linux refuses a single argv word this long (MAX_ARG_STRLEN): E2BIG at exec."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
+from core.agents.errors import InvalidProfile
 from core.agents.naming import relative_path_problem
 from core.agents.profile import (
     CONTENT,
@@ -27,7 +28,6 @@ from core.agents.profile import (
     SessionTemplates,
     split_words,
 )
-from core.errors import InvalidProfile
 
 PLACEHOLDER_LIKE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 """A `{word}`: a placeholder, or a typo of one (JSON objects never match: they have quotes)."""

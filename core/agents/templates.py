@@ -30,7 +30,7 @@ from enum import Enum
 from typing import Any, Final
 
 from core.agents.agent import Agent, AgentManifest, FromTemplate, replace_agent
-from core.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
+from core.agents.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
 from core.layout.model import EMPTY_EXTRA
 
 HASH_PREFIX = "sha256:"

@@ -22,8 +22,9 @@ from core.agents.agent import (
     SkillScope,
     create_agent,
 )
+from core.agents.errors import MissingPersona, UnsafePath
 from core.agents.profile import CLAUDE_CODE_ID, SEED_CLAUDE_ID, canonical_profile_id
-from core.errors import CorruptFile, FileAccessError, MissingPersona, NewerVersion, UnsafePath
+from core.errors import CorruptFile, FileAccessError, NewerVersion
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 PERSISTED = FIXTURES / "seed_agents.json"

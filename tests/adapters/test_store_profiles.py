@@ -18,6 +18,7 @@ from adapters.store.profiles_codec import (
     encode_profile,
     encode_profiles,
 )
+from core.agents.errors import DuplicateProfile, InvalidProfile, ProfileNotFound
 from core.agents.profile import (
     SEED_CLAUDE_ID,
     AgentProfile,
@@ -30,14 +31,7 @@ from core.agents.profile import (
     SessionTemplates,
     Stdin,
 )
-from core.errors import (
-    CorruptFile,
-    DuplicateProfile,
-    FileAccessError,
-    InvalidProfile,
-    NewerVersion,
-    ProfileNotFound,
-)
+from core.errors import CorruptFile, FileAccessError, NewerVersion
 
 # Verbatim from FEATURES.md §3.3 ([000 CONTEXT.md §9]).
 SEED_PROFILE: dict[str, Any] = {

@@ -13,6 +13,7 @@ import pytest
 from adapters.agents.team_pack import MEMBERS, load_team_pack
 from adapters.store.templates_store import OutsideEdit, TemplateStore, decode_index
 from core.agents.agent import Agent, AgentManifest
+from core.agents.errors import DuplicateTemplate, TemplateNotFound, UnsafePath
 from core.agents.naming import slugify
 from core.agents.profile import CLAUDE_CODE_ID
 from core.agents.templates import (
@@ -23,14 +24,7 @@ from core.agents.templates import (
     detect_drift,
     template_origin,
 )
-from core.errors import (
-    CorruptFile,
-    DuplicateTemplate,
-    FileAccessError,
-    NewerVersion,
-    TemplateNotFound,
-    UnsafePath,
-)
+from core.errors import CorruptFile, FileAccessError, NewerVersion
 
 
 @pytest.fixture

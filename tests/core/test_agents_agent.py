@@ -18,7 +18,7 @@ from core.agents.agent import (
     set_synchronized,
     starter_persona,
 )
-from core.errors import (
+from core.agents.errors import (
     AgentNotFound,
     AmbiguousAgent,
     DuplicateAgent,

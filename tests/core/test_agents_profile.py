@@ -18,6 +18,7 @@ from core.agents.argv import (
     render_cwd,
     render_env,
 )
+from core.agents.errors import InvalidProfile, PlaceholderError
 from core.agents.profile import (
     CLAUDE_CODE_ID,
     SEED_CLAUDE_ID,
@@ -34,7 +35,6 @@ from core.agents.profile import (
     find_profile,
 )
 from core.agents.profile_rules import validate_profile
-from core.errors import InvalidProfile, PlaceholderError
 
 VALUES = {
     "projectRoot": "/home/me/My Project",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.agents.errors import AgentAlreadyRunning
 from core.agents.singleton import (
     BACKGROUND,
     InCell,
@@ -12,7 +13,6 @@ from core.agents.singleton import (
     Location,
     decide_launch,
 )
-from core.errors import AgentAlreadyRunning
 
 LIVE: dict[str, Location] = {"qa": InCell("c1"), "git": BACKGROUND}
 

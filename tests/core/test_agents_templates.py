@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.agents.agent import SCRATCH, Agent, AgentManifest, FromTemplate, create_agent
+from core.agents.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
 from core.agents.templates import (
     AgentTemplate,
     Drift,
@@ -24,7 +25,6 @@ from core.agents.templates import (
     template_origin,
     update_template,
 )
-from core.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
 
 NOW_MS = 1_780_702_317_785  # 2026-06-05T23:31:57Z
 
