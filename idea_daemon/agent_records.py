@@ -48,7 +48,7 @@ class AgentRecords:
             for leaf in iter_leaves(layout.tree.root)
         )
 
-    def _recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
+    def recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
         for layout in runtime.layouts.layouts:
             for leaf in iter_leaves(layout.tree.root):
                 if leaf.agent == agent_id and leaf.conversation_id:

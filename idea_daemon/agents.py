@@ -271,7 +271,7 @@ class AgentRuntime(AgentRecords):
         templates = profile.session
         if templates is None:
             return None, SessionMode.NONE
-        recorded = self._recorded_conversation(runtime, agent.id)
+        recorded = self.recorded_conversation(runtime, agent.id)
         if resume and recorded and templates.resume_supported:
             return recorded, SessionMode.RESUME
         if templates.id_known_at_launch:
@@ -503,43 +503,12 @@ class AgentRuntime(AgentRecords):
 
     def resumable(self, runtime: ProjectRuntime) -> list[dict[str, Any]]:
         """Agents that were running when the daemon (or the project) last stopped."""
-        manifest = self.manifest(runtime)
-        live = self.live(runtime)
-        found = []
-        for status in self.status(runtime):
-            if status.state != "resumable" or status.agent.id in live:
-                continue
-            try:
-                profile = self.profile(status.agent.profile_id)
-                supported = bool(profile.session and profile.session.resume_supported)
-            except IdeaError:
-                supported = False
-            found.append(
-                {
-                    "agent": status.agent.name,
-                    "agentId": status.agent.id,
-                    "cell": status.cell,
-                    "background": status.cell is None,
-                    "conversationId": self._recorded_conversation(runtime, status.agent.id),
-                    "resumeSupported": supported,
-                }
-            )
-        del manifest
-        return found
+        from idea_daemon.agent_resume import resumable
+
+        return resumable(self, runtime)
 
     def resume(self, runtime: ProjectRuntime, names: list[str] | None) -> list[AgentStatus]:
         """Relaunch resumable agents where they were (each once, LAY-7)."""
-        done = []
-        for entry in self.resumable(runtime):
-            if names is not None and entry["agent"] not in names and entry["agentId"] not in names:
-                continue
-            if entry["cell"] is not None:
-                cell = self.service.find_cell(entry["cell"])
-                done.append(
-                    self.launch(
-                        runtime, entry["agentId"], where="cell", cell=cell, resume=True, force=True
-                    )
-                )
-            else:
-                done.append(self.launch(runtime, entry["agentId"], where="background", resume=True))
-        return done
+        from idea_daemon.agent_resume import resume
+
+        return resume(self, runtime, names)

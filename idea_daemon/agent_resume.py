@@ -1,0 +1,62 @@
+"""Resuming agents after a restart or a reopen (FEATURES.md SWP-3, LAY-7, DECISIONS D20).
+
+What was running is read from the records (`idea_daemon.agent_records`); each agent is
+relaunched once, where it was, with its profile's resume arguments and recorded
+conversation when the profile can resume, else afresh.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.errors import IdeaError
+from idea_daemon.runtime import ProjectRuntime
+
+if TYPE_CHECKING:
+    from idea_daemon.agents import AgentRuntime, AgentStatus
+
+
+def resumable(agents: AgentRuntime, runtime: ProjectRuntime) -> list[dict[str, Any]]:
+    """Agents that were running when the daemon (or the project) last stopped."""
+    live = agents.live(runtime)
+    found = []
+    for status in agents.status(runtime):
+        if status.state != "resumable" or status.agent.id in live:
+            continue
+        try:
+            profile = agents.profile(status.agent.profile_id)
+            supported = bool(profile.session and profile.session.resume_supported)
+        except IdeaError:
+            supported = False
+        found.append(
+            {
+                "agent": status.agent.name,
+                "agentId": status.agent.id,
+                "cell": status.cell,
+                "background": status.cell is None,
+                "conversationId": agents.recorded_conversation(runtime, status.agent.id),
+                "resumeSupported": supported,
+            }
+        )
+    return found
+
+
+def resume(
+    agents: AgentRuntime, runtime: ProjectRuntime, names: list[str] | None
+) -> list[AgentStatus]:
+    """Relaunch resumable agents where they were (each once, LAY-7)."""
+    done = []
+    for entry in agents.resumable(runtime):
+        wanted = names is None or entry["agent"] in names or entry["agentId"] in names
+        if not wanted:
+            continue
+        if entry["cell"] is not None:
+            cell = agents.service.find_cell(entry["cell"])
+            done.append(
+                agents.launch(
+                    runtime, entry["agentId"], where="cell", cell=cell, resume=True, force=True
+                )
+            )
+        else:
+            done.append(agents.launch(runtime, entry["agentId"], where="background", resume=True))
+    return done
