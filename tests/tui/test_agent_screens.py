@@ -23,17 +23,14 @@ from idea_tui.control import CommandFailed
 from idea_tui.screens.agents import AgentsScreen
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.confirm import ConfirmScreen
+from idea_tui.screens.custom_profile import CustomProfileScreen
 from idea_tui.screens.editor import EditorScreen
 from idea_tui.screens.palette import PaletteScreen
-from idea_tui.screens.profiles import (
-    CustomProfileScreen,
-    ProfileRow,
-    ProfilesScreen,
-    clean_error,
-)
+from idea_tui.screens.profiles import ProfilesScreen
 from idea_tui.screens.prompt import PromptScreen
 from idea_tui.screens.templates import TemplatesScreen
 from idea_tui.widgets.message_line import MessageLine
+from idea_tui.widgets.profile_row import ProfileRow, clean_error
 from tests.helpers.fake_gateway import FakeGateway
 from tests.helpers.pilot import drive, make_app, show, wait_for_screen
 from tests.helpers.scenes import grid_scene

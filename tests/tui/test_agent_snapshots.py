@@ -16,8 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
 from idea_tui.screens.agents import AgentsScreen
+from idea_tui.screens.custom_profile import CustomProfileScreen
 from idea_tui.screens.editor import EditorScreen
-from idea_tui.screens.profiles import CustomProfileScreen, ProfilesScreen
+from idea_tui.screens.profiles import ProfilesScreen
 from idea_tui.screens.templates import TemplatesScreen
 from tests.helpers.fake_gateway import FakeGateway
 from tests.helpers.pilot import SIZE, make_app, settle
