@@ -109,7 +109,7 @@ class IdeaEnv:
         return json.loads(self.run(*args, "--json", cwd=cwd).stdout)
 
     def capture(self, target: str | None = None, *, wait: str | None = None,
-                timeout: float = 10.0, history: int = 0) -> str:
+                timeout: float = 30.0, history: int = 0) -> str:
         """The cell's screen as text (`idea capture`), first waiting for `wait` if given."""
         args = ["capture"]
         if target is not None:
@@ -121,7 +121,7 @@ class IdeaEnv:
         return self.run(*args, timeout=timeout + COMMAND_TIMEOUT).stdout
 
     def screen_rows(self, target: str | None = None, *, wait: str | None = None,
-                    timeout: float = 10.0) -> list[str]:
+                    timeout: float = 30.0) -> list[str]:
         """The cell's screen as one string per row (exactly its height)."""
         return self.capture(target, wait=wait, timeout=timeout).removesuffix("\n").split("\n")
 
@@ -130,7 +130,7 @@ class IdeaEnv:
         self.run(*args, "--", *keys)
 
     def shell(self, target: str | None, command: str, expect: str,
-              timeout: float = 10.0) -> str:
+              timeout: float = 30.0) -> str:
         """Type `command` + Enter in a cell and wait until `expect` (a regex) is on screen."""
         self.send_keys(target, command, "Enter")
         return self.capture(target, wait=expect, timeout=timeout)

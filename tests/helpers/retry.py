@@ -12,7 +12,9 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-DEFAULT_TIMEOUT = 10.0
+# Generous: a wait ends as soon as its condition holds, so a passing test never waits
+# longer for it, while a loaded 2-core machine still gets there.
+DEFAULT_TIMEOUT = 30.0
 
 
 class WaitTimeout(AssertionError):

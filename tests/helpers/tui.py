@@ -136,7 +136,7 @@ class TuiClient:
         """Everything the pane showed, scrollback included (what a client printed last)."""
         return self._tmux("capture-pane", "-p", "-S", "-", "-t", SESSION).stdout
 
-    def wait_for(self, pattern: str, timeout: float = 10.0) -> str:
+    def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
         """Wait until the screen matches `pattern` (a regex, multiline); return the screen."""
         regex = re.compile(pattern, re.MULTILINE)
 
@@ -146,7 +146,7 @@ class TuiClient:
 
         return retry_until(matched, timeout, describe=self.screen)
 
-    def wait_until_gone(self, pattern: str, timeout: float = 10.0) -> str:
+    def wait_until_gone(self, pattern: str, timeout: float = 30.0) -> str:
         regex = re.compile(pattern, re.MULTILINE)
 
         def gone() -> str | None:
@@ -158,7 +158,7 @@ class TuiClient:
     def cells(self) -> dict[int, Box]:
         return drawn_cells(self.lines())
 
-    def wait_cells(self, count: int, timeout: float = 10.0) -> dict[int, Box]:
+    def wait_cells(self, count: int, timeout: float = 30.0) -> dict[int, Box]:
         """Wait until exactly `count` cells are drawn; return them."""
         def drawn() -> dict[int, Box] | None:
             boxes = self.cells()
@@ -189,7 +189,7 @@ class TuiClient:
             os.kill(server_pid, signal.SIGCHLD)
         return None
 
-    def wait_exit(self, timeout: float = 10.0) -> int:
+    def wait_exit(self, timeout: float = 30.0) -> int:
         return retry_until(self.exit_status, timeout, describe=self.screen)
 
     def pid(self) -> int:
