@@ -5,9 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 
 from adapters.ipc.messages import Scene
+
+INFO_SECONDS = 8.0
+ERROR_SECONDS = 20.0
 
 
 class TabBar(Widget):
@@ -71,13 +75,24 @@ class StatusBar(Widget):
         self.level = "info"
         self.mode = ""
         self.prefix_label = "ctrl+b"
+        self._clear_timer: Timer | None = None
 
     def set_scene(self, scene: Scene) -> None:
         self.scene = scene
         self.refresh()
 
     def show(self, message: str, level: str = "info") -> None:
+        """Show a message; it goes away on its own (errors stay longer)."""
         self.message, self.level = message, level
+        self.refresh()
+        if self._clear_timer is not None:
+            self._clear_timer.stop()
+        seconds = ERROR_SECONDS if level == "error" else INFO_SECONDS
+        self._clear_timer = self.set_timer(seconds, self._clear) if self.is_mounted else None
+
+    def _clear(self) -> None:
+        self._clear_timer = None
+        self.message = ""
         self.refresh()
 
     def set_mode(self, mode: str) -> None:
