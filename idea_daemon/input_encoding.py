@@ -11,11 +11,24 @@ from core.keys import encode_key, wrap_paste
 from core.mouse import MouseEvent, MouseKind, encode_mouse
 from core.terminal import TerminalModes
 
+# In an agent CLI, Shift+Enter starts a new line of the prompt instead of sending it. Legacy
+# terminals send CR for it, like Enter; agent CLIs read ESC CR (Meta+Enter) as "new line",
+# which is what their own terminal-setup commands configure terminals to send.
+AGENT_NEWLINE_KEYS = {"shift+enter": b"\x1b\r"}
 
-def encode(message: KeyInput | RawInput | PasteInput | MouseInput, modes: TerminalModes) -> bytes:
+
+def encode(
+    message: KeyInput | RawInput | PasteInput | MouseInput,
+    modes: TerminalModes,
+    *,
+    agent: bool = False,
+) -> bytes:
+    """The bytes for one input message; `agent` when the cell runs an agent CLI."""
     if isinstance(message, RawInput):
         return message.data
     if isinstance(message, KeyInput):
+        if agent and message.key in AGENT_NEWLINE_KEYS:
+            return AGENT_NEWLINE_KEYS[message.key]
         return encode_key(message.key, modes, message.character) or b""
     if isinstance(message, PasteInput):
         return wrap_paste(message.text, modes)

@@ -275,7 +275,9 @@ class DaemonServer(FrameSender):
         if session.attention:
             session.attention = ""
             self.scene_changed(client.window_id)
-        data = input_encoding.encode(message, session.emulator.modes)
+        data = input_encoding.encode(
+            message, session.emulator.modes, agent=session.agent_id is not None
+        )
         if data and not session.write(data):
             self.notify(client.window_id, "input refused: the program is not reading", "error")
         del service
