@@ -15,7 +15,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
-from adapters.ipc.messages import CellFrame, Notice
+from adapters.ipc.messages import CellFrame, Clipboard, Notice
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.scene import build_scene, visible_sessions
 from idea_daemon.session import TerminalSession
@@ -63,6 +63,12 @@ class FrameSender(ABC):
         # echo); during a burst, at most one flush per frame interval.
         since = time.monotonic() - self._last_flush
         self._schedule(max(0.0, FRAME_INTERVAL - since))
+
+    def clipboard(self, text: str) -> None:
+        """To the most recently active client: the terminal the user is at."""
+        attached = [c for c in self.clients.values() if c.attached]
+        if attached:
+            max(attached, key=lambda c: c.last_active).send(Clipboard(text=text))
 
     def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
         self._notices.append((window_id, text, level))

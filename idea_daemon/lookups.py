@@ -41,6 +41,9 @@ class Listener(Protocol):
     def watched_windows(self) -> set[str]:
         """Windows that an attached client shows right now."""
 
+    def clipboard(self, text: str) -> None:
+        """A program copied text: hand it to the user's terminal."""
+
 
 @dataclass(frozen=True, slots=True)
 class CellRef:

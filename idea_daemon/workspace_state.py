@@ -331,6 +331,10 @@ class WorkspaceState(WorkspaceLookups):
             self._listener.scene_changed(None)
         elif event.kind is TerminalEventKind.TITLE:
             self._listener.scene_changed(None)
+        elif event.kind is TerminalEventKind.CLIPBOARD:
+            # A program copied text (OSC 52): it goes to the clipboard of the user's own
+            # terminal, through the client (over ssh too).
+            self._listener.clipboard(event.text)
 
     def is_watched(self, session_id: str) -> bool:
         """Whether the session is the focused cell of a page an attached client shows."""

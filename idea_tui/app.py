@@ -14,7 +14,14 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from adapters.ipc.messages import CellFrame, DaemonMessage, Detached, Notice, Scene
+from adapters.ipc.messages import (
+    CellFrame,
+    Clipboard,
+    DaemonMessage,
+    Detached,
+    Notice,
+    Scene,
+)
 from idea_tui.actions import ActionRunner
 from idea_tui.control import DaemonError
 from idea_tui.gateway import GatewayPort
@@ -119,6 +126,10 @@ class IdeaApp(App[str], inherit_bindings=False):
             self.status.set_scene(message)
         elif isinstance(message, Notice):
             self.status.show(message.text, message.level)
+        elif isinstance(message, Clipboard):
+            # Textual writes OSC 52: the user's terminal copies it.
+            self.copy_to_clipboard(message.text)
+            self.status.show(f"a program copied {len(message.text)} characters")
         elif isinstance(message, Detached):
             self._detached = True
             self.detach_reason = message.reason

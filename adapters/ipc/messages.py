@@ -201,6 +201,12 @@ class Notice(_Msg, tag="notice"):
     level: str = "info"
 
 
+class Clipboard(_Msg, tag="clip"):
+    """Text a program in a cell copied (OSC 52), for the user's own clipboard."""
+
+    text: str
+
+
 class Detached(_Msg, tag="detached"):
     """The daemon ends this client's attachment (kill-server, detach from elsewhere)."""
 
@@ -210,4 +216,6 @@ class Detached(_Msg, tag="detached"):
 
 
 ClientMessage = Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize
-DaemonMessage = Welcome | Refused | Response | Scene | CellFrame | Notice | Detached
+DaemonMessage = (
+    Welcome | Refused | Response | Scene | CellFrame | Notice | Clipboard | Detached
+)

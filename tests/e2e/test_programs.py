@@ -3,6 +3,7 @@ screen (`idea capture`) and through the attached client's drawing."""
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,20 @@ def test_less_pages_through_a_long_file(idea: IdeaEnv, tui: TuiFactory) -> None:
     client.wait_for(rf"^{WORDS[first % 8]}-{first:03d} text")
     idea.send_keys("0", "q")
     idea.capture("0", wait=PROMPT_RE + r"\s*$")
+
+
+def test_text_a_program_copies_reaches_the_users_terminal(idea: IdeaEnv, tui: TuiFactory) -> None:
+    """OSC 52 from a program in a cell → the client → the outer terminal's clipboard
+    (here tmux, playing the user's terminal, keeps it as a paste buffer)."""
+    idea.new_project("proj")
+    client = tui()
+    client.wait_cells(1)
+    client.tmux("set-option", "-g", "set-clipboard", "on")
+    payload = base64.b64encode(b"copied from a cell").decode()
+    idea.send_keys("0", f"printf '\\033]52;c;{payload}\\a'", "Enter")
+
+    def buffer() -> str | None:
+        shown = client.tmux("show-buffer", check=False).stdout
+        return shown if "copied from a cell" in shown else None
+
+    assert retry_until(buffer) == "copied from a cell"

@@ -89,6 +89,10 @@ class TuiClient:
             raise AssertionError(f"tmux {' '.join(args)}: {result.stderr.strip()}")
         return result
 
+    def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """Run a tmux command against the terminal playing the user's (options, buffers)."""
+        return self._tmux(*args, check=check)
+
     def start(self) -> TuiClient:
         command = "exec " + shlex.join(self.argv)
         self._tmux(
