@@ -325,6 +325,11 @@ class WorkspaceState(WorkspaceLookups):
 
     def _on_session_event(self, session: TerminalSession, event: TerminalEvent) -> None:
         reason = self._ATTENTION.get(event.kind)
+        if event.kind is TerminalEventKind.NOTIFY and event.text:
+            # A desktop-style notification (OSC 9/777): its text on the status line.
+            window, where = self._place_of_session(session.id)
+            label = session.agent_name or where
+            self._listener.notify(window, f"{label}: {event.text}")
         if reason is not None and not self.is_watched(session.id):
             # A signal from a cell the user is not looking at marks it until focused.
             session.attention = f"{reason}: {event.text}" if event.text else reason
@@ -335,6 +340,17 @@ class WorkspaceState(WorkspaceLookups):
             # A program copied text (OSC 52): it goes to the clipboard of the user's own
             # terminal, through the client (over ssh too).
             self._listener.clipboard(event.text)
+
+    def _place_of_session(self, session_id: str) -> tuple[str | None, str]:
+        """The window showing a session's cell, and the cell as a target ("web:Build.2")."""
+        for runtime in self.projects.values():
+            for layout in runtime.layouts.layouts:
+                for index, leaf in enumerate(iter_leaves(layout.tree.root)):
+                    if leaf.session == session_id:
+                        window = self.window_of_project(runtime)
+                        target = f"{runtime.name}:{layout.name}.{index}"
+                        return (window.id if window else None), target
+        return None, "a cell"
 
     def is_watched(self, session_id: str) -> bool:
         """Whether the session is the focused cell of a page an attached client shows."""
