@@ -96,3 +96,12 @@ def test_text_a_program_copies_reaches_the_users_terminal(idea: IdeaEnv, tui: Tu
         return shown if "copied from a cell" in shown else None
 
     assert retry_until(buffer) == "copied from a cell"
+
+
+def test_a_program_notification_shows_on_the_status_line(
+        idea: IdeaEnv, tui: TuiFactory) -> None:
+    idea.new_project("proj")
+    client = tui()
+    client.wait_cells(1)
+    idea.send_keys("0", "printf '\\033]777;notify;Tests;all green\\a'", "Enter")
+    client.wait_for(r"proj:Default\.0: Tests: all green")
