@@ -125,6 +125,18 @@ class JsonReader:
             self.expect(value, at, "a finite number")
         return result
 
+    def listing(
+        self, data: object, key: str, supported: int
+    ) -> tuple[list[Any], dict[str, Any], str]:
+        """The entries of a file written as `{"version": 1, KEY: [...]}`, or as a bare array
+        (the seed's form): (entries, unknown top-level keys, JSON location of the list).
+        """
+        if isinstance(data, list):
+            return data, {}, ""
+        top = self.mapping(data, "")
+        self.version(top, supported)
+        return self.array(top.get(key, []), key), unknown_keys(top, ("version", key)), key
+
     def version(self, obj: dict[str, Any], supported: int) -> int:
         """The `version` of a top-level object: absent means 1; newer ones are refused.
 

@@ -79,13 +79,7 @@ def decode_profiles(data: object, source: str = FILE_NAME) -> list[AgentProfile]
 
 def _decode(data: object, source: str) -> _Content:
     read = JsonReader(source)
-    if isinstance(data, list):
-        items, extra, at = data, {}, ""
-    else:
-        top = read.mapping(data, "")
-        read.version(top, SUPPORTED_VERSION)
-        items = read.array(top.get("profiles", []), "profiles")
-        extra, at = unknown_keys(top, ("version", "profiles")), "profiles"
+    items, extra, at = read.listing(data, "profiles", SUPPORTED_VERSION)
     profiles: list[AgentProfile] = []
     for i, item in enumerate(items):
         item_at = index_at(at, i)

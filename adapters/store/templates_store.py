@@ -115,13 +115,7 @@ def decode_index(data: object, source: str = INDEX_NAME) -> _Index:
         CorruptFile: The content does not match the format; the message gives the location.
     """
     read = JsonReader(source)
-    if isinstance(data, list):
-        items, extra, at = data, {}, ""
-    else:
-        top = read.mapping(data, "")
-        read.version(top, SUPPORTED_VERSION)
-        items = read.array(top.get("templates", []), "templates")
-        extra, at = unknown_keys(top, ("version", "templates")), "templates"
+    items, extra, at = read.listing(data, "templates", SUPPORTED_VERSION)
     entries: list[_Entry] = []
     for i, item in enumerate(items):
         item_at = index_at(at, i)
