@@ -1,9 +1,11 @@
 """Operating System Commands (`ESC ] code ; payload ST`): title, cwd, clipboard, notifications.
 
 Called by the stream with the payload already bounded in length; it updates the screen's
-title/cwd and queues `TerminalEvent`s. The only queries answered are the default colours
-(`OSC 10 ; ?` and `OSC 11 ; ?`), which programs use to pick a light or dark theme; reading
-the clipboard (`OSC 52 ; c ; ?`) is deliberately ignored.
+title/cwd and queues `TerminalEvent`s. Nothing here answers the program: reading the
+clipboard (`OSC 52 ; c ; ?`) is deliberately ignored, and so are the default-colour queries
+(`OSC 10/11 ; ?`): the colours are the user's own terminal's, not known here, and a wrong
+"dark" answer would make vim or an agent CLI pick unreadable colours on a light terminal
+(tmux, detached from a terminal, does not answer either).
 """
 
 from __future__ import annotations
@@ -20,14 +22,6 @@ from core.terminal import TerminalEvent, TerminalEventKind
 _CONEMU = re.compile(r"\d+(?:;|$)")
 
 
-# The colours cells are drawn with when a program sets none: the client shows them in the
-# outer terminal's own default colours, which are not known here; a dark theme is the most
-# common answer and what tmux's defaults amount to.
-DEFAULT_FOREGROUND = "rgb:e5e5/e5e5/e5e5"
-DEFAULT_BACKGROUND = "rgb:0000/0000/0000"
-_COLOUR_QUERIES = {"10": DEFAULT_FOREGROUND, "11": DEFAULT_BACKGROUND}
-
-
 class OscTarget(Protocol):
     """What OSC handling changes on the screen."""
 
@@ -37,7 +31,6 @@ class OscTarget(Protocol):
 
     def add_event(self, event: TerminalEvent) -> None: ...
 
-    def write_process_input(self, data: str) -> None: ...
 
 
 def parse_cwd(url: str) -> str | None:
@@ -101,11 +94,9 @@ def handle_osc(target: OscTarget, payload: str) -> None:
     elif code == "9":
         if rest and not _CONEMU.match(rest):
             target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, rest))
-    elif code in _COLOUR_QUERIES and rest == "?":
-        target.write_process_input(f"\x1b]{code};{_COLOUR_QUERIES[code]}\x1b\\")
     elif code == "777":
         message = _notify_777(rest)
         if message:
             target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, message))
-    # 8 (hyperlinks: the text is kept, the link dropped), setting colours, 133 prompt marks
-    # and the rest are ignored.
+    # 8 (hyperlinks: the text is kept, the link dropped), 10/11 colour queries and settings,
+    # 133 prompt marks and the rest are ignored.
