@@ -11,6 +11,7 @@ then one full repaint.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
@@ -22,6 +23,8 @@ from idea_daemon.session import TerminalSession
 
 if TYPE_CHECKING:
     from idea_daemon.service import WorkspaceService
+
+log = logging.getLogger(__name__)
 
 FRAME_INTERVAL = 0.012
 UNFOCUSED_INTERVAL = 0.048
@@ -100,45 +103,71 @@ class FrameSender(ABC):
         for client in list(self.clients.values()):
             if not client.attached:
                 continue
-            if client.buffered() > LAGGING_BYTES:
-                # A slow client: skip frames now, repaint it whole once it drained.
-                client.lagging = True
-                deferred |= dirty
-                wake = min(wake or LAG_RETRY, LAG_RETRY)
-                continue
-            if client.lagging:
-                client.lagging = False
+            try:
+                wake = self._flush_client(
+                    client, service, scenes, dirty, notices, now, deferred, wake
+                )
+            except Exception:
+                # A bug drawing one client must not freeze every other client (nor this
+                # one for good): log it, and repaint this client whole next time.
+                log.exception("flushing client %s failed", client.id)
                 client.forget_frames()
-                scenes.add(client.window_id)
-            self._ensure_window(client)
-            if None in scenes or client.window_id in scenes:
-                client.send(build_scene(service, client.window_id))
-            for window_id, text, level in notices:
-                if window_id is None or window_id == client.window_id:
-                    client.send(Notice(text=text, level=level))
-            focused = service.focused_cell_id(client.window_id)
-            for cell_id, session in visible_sessions(service, client.window_id):
-                key = (cell_id, session.id)
-                if session.id not in dirty and key in client.sent_rows:
-                    continue
-                if session.emulator.synchronized:
-                    # A frame in progress: show it once complete (time-boxed by the emulator).
-                    deferred.add(session.id)
-                    wake = min(wake or SYNC_RETRY, SYNC_RETRY)
-                    continue
-                # The focused cell at full rate; other visible cells less often, so that
-                # busy agents beside it cost the client little (hidden cells cost nothing).
-                interval = FRAME_INTERVAL if cell_id == focused else UNFOCUSED_INTERVAL
-                wait = client.last_frame.get(key, 0.0) + interval - now
-                if wait > 0 and key in client.sent_rows:
-                    deferred.add(session.id)
-                    wake = wait if wake is None else min(wake, wait)
-                    continue
-                self._send_frame(client, cell_id, session)
-                client.last_frame[key] = now
+                self._dirty_scenes.add(client.window_id)
+                deferred |= dirty
+                wake = LAG_RETRY
         if deferred:
             self._dirty_sessions |= deferred
             self._schedule(max(wake or FRAME_INTERVAL, 0.001))
+
+    def _flush_client(
+        self,
+        client: ClientConnection,
+        service: WorkspaceService,
+        scenes: set[str | None],
+        dirty: set[str],
+        notices: list[tuple[str | None, str, str]],
+        now: float,
+        deferred: set[str],
+        wake: float | None,
+    ) -> float | None:
+        """Send one client what changed; returns when the next flush is needed (adding the
+        sessions it could not send yet to `deferred`)."""
+        if client.buffered() > LAGGING_BYTES:
+            # A slow client: skip frames now, repaint it whole once it drained.
+            client.lagging = True
+            deferred |= dirty
+            return min(wake or LAG_RETRY, LAG_RETRY)
+        if client.lagging:
+            client.lagging = False
+            client.forget_frames()
+            scenes.add(client.window_id)
+        self._ensure_window(client)
+        if None in scenes or client.window_id in scenes:
+            client.send(build_scene(service, client.window_id))
+        for window_id, text, level in notices:
+            if window_id is None or window_id == client.window_id:
+                client.send(Notice(text=text, level=level))
+        focused = service.focused_cell_id(client.window_id)
+        for cell_id, session in visible_sessions(service, client.window_id):
+            key = (cell_id, session.id)
+            if session.id not in dirty and key in client.sent_rows:
+                continue
+            if session.emulator.synchronized:
+                # A frame in progress: show it once complete (time-boxed by the emulator).
+                deferred.add(session.id)
+                wake = min(wake or SYNC_RETRY, SYNC_RETRY)
+                continue
+            # The focused cell at full rate; other visible cells less often, so that busy
+            # agents beside it cost the client little (hidden cells cost nothing).
+            interval = FRAME_INTERVAL if cell_id == focused else UNFOCUSED_INTERVAL
+            wait = client.last_frame.get(key, 0.0) + interval - now
+            if wait > 0 and key in client.sent_rows:
+                deferred.add(session.id)
+                wake = wait if wake is None else min(wake, wait)
+                continue
+            self._send_frame(client, cell_id, session)
+            client.last_frame[key] = now
+        return wake
 
     def _ensure_window(self, client: ClientConnection) -> None:
         """A client whose window closed moves to another window."""

@@ -170,7 +170,13 @@ class TerminalSession:
             return
         parsed = 0
         while parsed < READ_BUDGET:
-            data = pty.read(READ_CHUNK)
+            try:
+                data = pty.read(READ_CHUNK)
+            except OSError as exc:
+                # Not an end of file the kernel reports as such: treat it as one rather
+                # than raise from this callback on every turn of the loop.
+                log.error("session %s: reading its PTY failed: %s", self.id, exc)
+                data = b""
             if data is None:
                 break
             if data == b"":
@@ -179,7 +185,11 @@ class TerminalSession:
             parsed += len(data)
             self.emulator.feed(data)
         if parsed:
-            self._after_feed()
+            try:
+                self._after_feed()
+            except Exception:
+                # Listeners (redraws, attention, waits) must never stop this cell's reader.
+                log.exception("session %s: handling output failed", self.id)
 
     def _after_feed(self) -> None:
         now = time.monotonic()
