@@ -7,6 +7,7 @@ the key table (`idea_tui.keymap`) through `idea_tui.actions.ActionRunner`.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
@@ -28,6 +29,8 @@ from idea_tui.gateway import GatewayPort
 from idea_tui.keymap import DEFAULT_PREFIX, DIRECTION_KEYS, build_prefix_table, normalize_key
 from idea_tui.widgets.bars import StatusBar, TabBar
 from idea_tui.widgets.workspace_view import WorkspaceView
+
+log = logging.getLogger(__name__)
 
 Connector = Callable[[int, int], Awaitable[GatewayPort]]
 FIRST_RUN_FALLBACK = 0.5
@@ -113,6 +116,15 @@ class IdeaApp(App[str], inherit_bindings=False):
     # ─── daemon messages ─────────────────────────────────────────────────────────────
 
     def handle_message(self, message: DaemonMessage) -> None:
+        try:
+            self._handle_message(message)
+        except Exception:
+            # One message the client cannot show must not stop it showing the next ones
+            # (they come from the gateway's reader, which would otherwise end).
+            log.exception("showing %s failed", type(message).__name__)
+            self.status.show("a display error happened (see client.log); idea goes on", "error")
+
+    def _handle_message(self, message: DaemonMessage) -> None:
         if isinstance(message, CellFrame):
             self.view.apply_frame(message)
         elif isinstance(message, Scene):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import logging.handlers
 import sys
+from pathlib import Path
 
 from adapters.config import load_config
 from adapters.locations import locate
@@ -19,10 +22,24 @@ def _ask_restart(error: VersionMismatch) -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
+def _log_to_file(path: Path) -> None:
+    """The client's own log (never the terminal the screen owns)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=1)
+    except OSError:
+        return
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
 def attach(window: str | None) -> int:
     from idea_tui.app import IdeaApp
 
     locations = locate()
+    _log_to_file(locations.state / "client.log")
     config, problem = load_config(locations.config_file)
     if problem is not None:
         print(f"idea: {problem}", file=sys.stderr)
