@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from idea_tui.keymap import normalize_key
 from idea_tui.screens import flows
 from idea_tui.widgets.message_line import MessageLine
 
@@ -236,8 +237,7 @@ class AgentsScreen(ModalScreen[None]):
         self.start("enter")
 
     def on_key(self, event: events.Key) -> None:
-        key = event.character if event.character and event.character.isprintable() \
-            and len(event.character) == 1 and event.character != " " else event.key
+        key = normalize_key(event.key, event.character)
         if key == "q":
             event.stop()
             self.dismiss(None)

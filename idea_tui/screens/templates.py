@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from idea_tui.keymap import normalize_key
 from idea_tui.screens import flows
 from idea_tui.widgets.message_line import MessageLine
 
@@ -127,8 +128,7 @@ class TemplatesScreen(ModalScreen[None]):
         self.start("enter")
 
     def on_key(self, event: events.Key) -> None:
-        key = event.character if event.character and len(event.character) == 1 \
-            and event.character.isprintable() and event.character != " " else event.key
+        key = normalize_key(event.key, event.character)
         if key == "q":
             event.stop()
             self.dismiss(None)
