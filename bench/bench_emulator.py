@@ -315,6 +315,25 @@ def scrollback_bytes(lines: int = 10_000, theme: bool = True) -> int:
     return used_bytes
 
 
+def resize_milliseconds(theme: bool) -> float:
+    """Median time of a width change (as one step of a border drag) of a cell holding
+    10,000 lines of scrollback, every line longer than the new width (all re-wrapped)."""
+    rng = random.Random(6)
+    rows: list[str] = []
+    for number in range(10_000 + ROWS):
+        words = " ".join(rng.choice(WORDS) for _ in range(20))[:150]
+        rows.append(f"{_theme_sgr(rng)}{number:05d}\x1b[0m {words}" if theme else
+                    f"{number:05d} {words}")
+    emulator = PyteEmulator(COLS, ROWS, scrollback_lines=10_000)
+    emulator.feed("\r\n".join(rows).encode())
+    times: list[float] = []
+    for width in (119, 80, 121, 60, 118, 100, 120):
+        start = time.perf_counter()
+        emulator.resize(width, ROWS)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=float, default=4.0)
@@ -348,6 +367,10 @@ def main() -> None:
     print(
         f"scrollback, 10,000 lines of 120-col SGR-rich text: {themed:.2f} MB with theme "
         f"colours, {random_colours:.2f} MB with a random colour per word (target <= 8 MB)"
+    )
+    print(
+        f"width change re-wrapping 10,000 lines of scrollback: {resize_milliseconds(False):.1f} ms "
+        f"plain, {resize_milliseconds(True):.1f} ms coloured (median of 7 widths)"
     )
 
 

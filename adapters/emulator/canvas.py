@@ -21,7 +21,7 @@ from pyte import modes as mo
 
 from adapters.emulator.cursor import CursorScreen
 from adapters.emulator.grid import DEFAULT_KEY, MAX_CELL_CHARS, NARROW, Line, char_width
-from adapters.emulator.rows import HistoryLine, compact_line
+from adapters.emulator.rows import HistoryLine, compact_line, unwrapped
 
 
 class CanvasScreen(CursorScreen):
@@ -34,6 +34,9 @@ class CanvasScreen(CursorScreen):
         self.key = DEFAULT_KEY
         self.blank = DEFAULT_KEY
         self.history: deque[HistoryLine] = deque(maxlen=max(history, 0))
+        # How many of the newest history lines got there by scrolling, so that a taller
+        # screen may pull them back (tmux's `hscrolled`); lines a clear pushed stay there.
+        self.scrolled = 0
         self.all_dirty = True
         self.autowrap = True
         self.insert_mode = False
@@ -46,6 +49,7 @@ class CanvasScreen(CursorScreen):
         self.stops = []
         # The main screen's lines while the alternate screen shows (see `IdeaScreen`).
         self.main_grid: list[Line] | None = None
+        self.main_size = (columns, lines)  # (columns, lines) of `main_grid`
         super().__init__(columns, lines)
 
     # -- drawing ------------------------------------------------------------------------
@@ -69,6 +73,8 @@ class CanvasScreen(CursorScreen):
                 line.split_guard(end)
             chars[x:end] = list(data)  # a list assigns faster than a str here
             line.view[2 * x : 2 * end] = self.key * len(data)
+            if end > line.written:
+                line.written = end
             self.dirty.add(cursor.y)
             cursor.x = end
             self.last_char = data[-1]
@@ -97,6 +103,7 @@ class CanvasScreen(CursorScreen):
                     line.split_guard(cols - 1)
                     line.chars[cols - 1] = text[-1]
                     line.view[2 * cols - 2 :] = key
+                    line.written = cols
                     self.dirty.add(y)
                     break
                 self.grid[y].wrapped = True
@@ -116,6 +123,8 @@ class CanvasScreen(CursorScreen):
             line.split_guard(end)
             chars[x:end] = list(text if count == total else text[pos : pos + count])
             line.view[2 * x : 2 * end] = key * count
+            if end > line.written:
+                line.written = end
             self.dirty.add(y)
             x = end
             pos += count
@@ -164,6 +173,8 @@ class CanvasScreen(CursorScreen):
         line.chars[x + 1] = ""
         line.view[2 * x : 2 * x + 4] = self.key * 2
         line.wide = True
+        if x + 2 > line.written:
+            line.written = x + 2
         self.dirty.add(cursor.y)
         cursor.x = x + 2
 
@@ -196,6 +207,7 @@ class CanvasScreen(CursorScreen):
             push = self.history.append
             for line in grid[:count]:
                 push(compact_line(line))
+            self.scrolled += count
         moved = grid[top : top + count]
         del grid[top : top + count]
         cols = self.columns
@@ -204,18 +216,33 @@ class CanvasScreen(CursorScreen):
             line.chars = [" "] * cols
             line.view[:] = blank_styles
             line.wide = line.wrapped = False
+            line.written = 0
         grid[bottom - count + 1 : bottom - count + 1] = moved
         if full:
             self.all_dirty = True
         else:
+            if top:  # a region at the top keeps feeding the history, text continuing
+                self._unwrap_above(top)
+            self._unwrap_above(bottom - count + 1)
             self.dirty.update(range(top, bottom + 1))
 
     def scroll_down(self, top: int, bottom: int, count: int) -> None:
         count = min(count, bottom - top + 1)
         grid = self.grid
+        grid[top].wrapped = False  # the first line moved down ends its text (tmux)
         del grid[bottom - count + 1 : bottom + 1]
         grid[top:top] = [Line.blank(self.columns, self.blank) for _ in range(count)]
+        self._unwrap_above(top)
         self.dirty.update(range(top, bottom + 1))
+
+    def _unwrap_above(self, y: int) -> None:
+        """The line above row `y` no longer continues onto it: lines were cleared, inserted
+        or moved there (as tmux's grid does, so that reflow never joins unrelated text).
+        Above row 0 is the newest history line."""
+        if y > 0:
+            self.grid[y - 1].wrapped = False
+        elif self.history and not self.alt_active:
+            self.history[-1] = unwrapped(self.history[-1])
 
     def index(self, fill: bytes | None = None) -> None:
         y = self.cursor.y
@@ -280,7 +307,10 @@ class CanvasScreen(CursorScreen):
     def _fill(self, y: int, start: int, end: int) -> None:
         line = self.grid[y]
         if start == 0 and end == self.columns:
+            # A line cleared whole is no longer the continuation of the one above (tmux).
             line.wrapped = False
+            line.written = 0
+            self._unwrap_above(y)
         line.split_guard(start)
         line.split_guard(end)
         line.chars[start:end] = [" "] * (end - start)
@@ -294,8 +324,11 @@ class CanvasScreen(CursorScreen):
             return
         count = min(max(count or 1, 1), bottom - y + 1)
         grid = self.grid
+        # tmux's grid ends the text at the last line it moves over (quirk kept for reflow).
+        grid[y + count - 1].wrapped = False
         del grid[bottom - count + 1 : bottom + 1]
         grid[y:y] = [Line.blank(self.columns, self.blank) for _ in range(count)]
+        self._unwrap_above(y)
         self.dirty.update(range(y, bottom + 1))
 
     def delete_lines(self, count: int | None = None) -> None:
@@ -308,6 +341,8 @@ class CanvasScreen(CursorScreen):
         del grid[y : y + count]
         blanks = [Line.blank(self.columns, self.blank) for _ in range(count)]
         grid[bottom - count + 1 : bottom - count + 1] = blanks
+        self._unwrap_above(y)
+        self._unwrap_above(bottom - count + 1)
         self.dirty.update(range(y, bottom + 1))
 
     # At the pending-wrap position (x == columns) tmux treats the cursor as past the line:
@@ -357,6 +392,8 @@ class CanvasScreen(CursorScreen):
         y = self.cursor.y
         cols = self.columns
         if how == 0:
+            if y == 0 and self.cursor.x == 0 and self.scroll_on_clear and not self.alt_active:
+                self._clear_into_history()  # from the top left it clears all, as 2 J (tmux)
             self.erase_in_line(0)
             rows = range(y + 1, self.lines)
         elif how == 1:
@@ -369,11 +406,14 @@ class CanvasScreen(CursorScreen):
             self.all_dirty = True
         elif how == 3:
             self.history.clear()
+            self.scrolled = 0
             return
         else:
             return
         for row in rows:
             self.grid[row] = Line.blank(cols, self.blank)
+        if rows:
+            self._unwrap_above(rows.start)
         self.dirty.update(rows)
 
     def _clear_into_history(self) -> None:
@@ -381,7 +421,8 @@ class CanvasScreen(CursorScreen):
         if not self.history.maxlen:
             return
         used = self.lines
-        while used and self.grid[used - 1].is_blank():
+        while used and not self.grid[used - 1].used():
             used -= 1
         for line in self.grid[:used]:
             self.history.append(compact_line(line))
+        self.scrolled = 0

@@ -111,7 +111,7 @@ class Line:
     per-cell bookkeeping.
     """
 
-    __slots__ = ("chars", "styles", "view", "wide", "wrapped")
+    __slots__ = ("chars", "styles", "view", "wide", "wrapped", "written")
 
     def __init__(self, chars: list[str], styles: bytearray, wide: bool = False) -> None:
         self.chars = chars
@@ -124,6 +124,10 @@ class Line:
         # Text ran past the end of this line onto the next (autowrap); backspace at the
         # start of the next line returns here, as in tmux.
         self.wrapped = False
+        # Cells up to the last one a character was drawn in (spaces included), which is
+        # how much of the line reflow moves, as tmux counts it; reset when the line is
+        # cleared whole.
+        self.written = 0
 
     @classmethod
     def blank(cls, cols: int, key: bytes = DEFAULT_KEY) -> Line:
@@ -152,12 +156,27 @@ class Line:
         if last and char_width(last[0]) == 2:
             self.chars[-1] = " "
 
+    def used(self) -> int:
+        """Cells that carry the line's text (what reflow moves): up to the last cell drawn
+        in or the last one that is not a default blank, whichever is further."""
+        chars = self.chars
+        styles = self.styles
+        end = len(chars)
+        floor = min(self.written, end)
+        while (end > floor and chars[end - 1] == " "
+               and styles[2 * end - 2 : 2 * end] == DEFAULT_KEY):
+            end -= 1
+        return end
+
     def resized(self, cols: int) -> Line:
         """A copy cut or padded (with default blanks) to `cols` cells."""
         have = len(self.chars)
         if cols >= have:
             pad = cols - have
-            return Line(self.chars + [" "] * pad, self.styles + DEFAULT_KEY * pad, self.wide)
-        line = Line(self.chars[:cols], self.styles[: 2 * cols], self.wide)
-        line.fix_tail()
+            line = Line(self.chars + [" "] * pad, self.styles + DEFAULT_KEY * pad, self.wide)
+        else:
+            line = Line(self.chars[:cols], self.styles[: 2 * cols], self.wide)
+            line.fix_tail()
+        line.wrapped = self.wrapped
+        line.written = min(self.written, cols)
         return line

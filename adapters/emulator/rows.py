@@ -8,7 +8,12 @@ Scrollback entries (`HistoryLine`), about 350 bytes for a 120-column SGR-rich li
 - `(text, styles)`: one code point per cell, trailing default blanks dropped; `styles` holds
   1 byte per cell when every id on the line is below 256 (the usual case), else 2;
 - `(text, styles, counts)`: a line with wide characters or combining marks, `counts[i]` code
-  points in cell `i` (0 for the right half of a wide character).
+  points in cell `i` (0 for the right half of a wide character), trailing default blanks
+  dropped.
+
+A line whose text ran on to the next one (autowrap) is stored as `WrappedText` or
+`WrappedCells`, subclasses that cost nothing more, so that reflow (`reflow.py`) can join it
+with the next line again when the width changes.
 """
 
 from __future__ import annotations
@@ -27,6 +32,42 @@ from adapters.emulator.styles import DEFAULT_STYLE
 from core.terminal import Row, Run
 
 HistoryLine = str | tuple[str, bytes] | tuple[str, bytes, bytes]
+
+
+class WrappedText(str):
+    """A scrollback `str` entry whose text continued on the next line."""
+
+    __slots__ = ()
+
+
+class WrappedCells(tuple):  # type: ignore[type-arg]
+    """A scrollback tuple entry whose text continued on the next line."""
+
+    __slots__ = ()
+
+
+_WRAPPED = (WrappedText, WrappedCells)
+
+
+def is_wrapped(entry: HistoryLine) -> bool:
+    """Whether a scrollback entry's text continued on the next line."""
+    return type(entry) in _WRAPPED
+
+
+def unwrapped(entry: HistoryLine) -> HistoryLine:
+    """The entry as a line that does not continue on the next one."""
+    if isinstance(entry, WrappedText):
+        return str(entry)
+    if isinstance(entry, WrappedCells):
+        return tuple(entry)
+    return entry
+
+
+def history_cells(entry: HistoryLine) -> int:
+    """Cells a scrollback entry holds (trailing blanks nobody drew are not stored)."""
+    if isinstance(entry, str):
+        return len(entry)
+    return len(entry[0]) if len(entry) == 2 else len(entry[2])
 
 _RUNS = re.compile(rb"(..)\1*", re.S)
 _RUNS_1 = re.compile(rb"(.)\1*", re.S)
@@ -54,14 +95,26 @@ def render_line(line: Line, table: StyleTable, reverse_video: bool = False) -> R
 
 def compact_line(line: Line) -> HistoryLine:
     """The scrollback entry for a line scrolled off the top."""
+    entry = _compact(line)
+    if not line.wrapped:
+        return entry
+    return WrappedText(entry) if isinstance(entry, str) else WrappedCells(entry)
+
+
+def _compact(line: Line) -> HistoryLine:
     chars = line.chars
     styles = line.styles
     text = "".join(chars)
     if line.wide and ("" in chars or len(text) != len(chars)):
-        return (text, bytes(styles), bytes(map(len, chars)))
+        keep = line.used()
+        kept = chars[:keep]
+        return ("".join(kept), bytes(styles[: 2 * keep]), bytes(map(len, kept)))
+    # Trailing blanks are dropped, but not those drawn (reflow counts them, as tmux does).
+    written = min(line.written, len(chars))
     if styles.count(DEFAULT_KEY) == len(chars):
-        return text.rstrip(" ")
-    keep = max(len(text.rstrip(" ")), (len(styles.rstrip(b"\0")) + 1) >> 1)
+        stripped = text.rstrip(" ")
+        return stripped if len(stripped) >= written else text[:written]
+    keep = max(len(text.rstrip(" ")), (len(styles.rstrip(b"\0")) + 1) >> 1, written)
     styles = styles[: 2 * keep]
     high = styles[1 - LOW_BYTE :: 2]
     if high.count(0) == keep:
@@ -95,7 +148,8 @@ def _fit(runs: list[Run], cols: int) -> Row:
 
 
 def expand_history(entry: HistoryLine, table: StyleTable, cols: int) -> Row:
-    """The `Row` for a scrollback entry, fitted to the current width (no reflow)."""
+    """The `Row` for a scrollback entry, fitted to the current width (entries are re-wrapped
+    when the width changes; cut only while the alternate screen defers that)."""
     if isinstance(entry, str):
         if entry.isascii() and len(entry) <= cols:
             return ((entry + " " * (cols - len(entry)), *DEFAULT_STYLE),)
@@ -122,6 +176,13 @@ def expand_history(entry: HistoryLine, table: StyleTable, cols: int) -> Row:
 
 def line_from_history(entry: HistoryLine, cols: int) -> Line:
     """Cells again for a scrollback entry (a resize that grows pulls lines back)."""
+    line = _cells_of(entry, cols)
+    line.wrapped = is_wrapped(entry)
+    line.written = min(history_cells(entry) or 0, cols)
+    return line
+
+
+def _cells_of(entry: HistoryLine, cols: int) -> Line:
     if isinstance(entry, str):
         return Line(list(entry), bytearray(DEFAULT_KEY * len(entry))).resized(cols)
     if len(entry) == 2:

@@ -19,8 +19,9 @@ from pyte import modes as mo
 from pyte.screens import Cursor, Margins
 
 from adapters.emulator.grid import DEFAULT_KEY, Line
+from adapters.emulator.reflow import reflow
 from adapters.emulator.reports import ReportingScreen
-from adapters.emulator.rows import compact_line, line_from_history
+from adapters.emulator.rows import compact_line, line_from_history, unwrapped
 from adapters.emulator.styles import DEFAULT_STYLE, Style
 from core.terminal import CursorShape, MouseMode
 
@@ -117,6 +118,8 @@ class IdeaScreen(ReportingScreen):
         """DECALN (`ESC # 8`): fill the screen with `E`, reset margins, home the cursor."""
         cols = self.columns
         self.grid = [Line(["E"] * cols, bytearray(DEFAULT_KEY * cols)) for _ in range(self.lines)]
+        for line in self.grid:
+            line.written = cols
         self.margins = None
         self.cursor.x = self.cursor.y = 0
         self.all_dirty = True
@@ -175,13 +178,7 @@ class IdeaScreen(ReportingScreen):
         elif code == 1049:
             if on and not self.alt_active:
                 self.alt_saved = (self.cursor.x, self.cursor.y, self.style)
-            elif not on and self.alt_saved is not None:
-                # Restored even when not on the alternate screen, as tmux does.
-                x, y, style = self.alt_saved
-                self.cursor.x = min(x, self.columns - 1)
-                self.cursor.y = min(y, self.lines - 1)
-                self._set_style(style)
-            self._alternate(on, code)
+            self._alternate(on, code, restore=not on)
         elif code == 1048:
             if on:
                 self.save_cursor()
@@ -190,24 +187,51 @@ class IdeaScreen(ReportingScreen):
         elif code == 3:
             self.mode.discard(key)  # DECCOLM: the PTY size is ours to set, never 132 columns
 
-    def _alternate(self, on: bool, code: int) -> None:
+    def _alternate(self, on: bool, code: int, restore: bool = False) -> None:
+        """Enter or leave the alternate screen; `restore`: put back the cursor 1049 saved
+        (even when not on the alternate screen, as tmux does).
+
+        The main screen keeps the size it had while the alternate one is shown; on return
+        it is resized once to the current size (re-wrapped, cursor followed), as tmux does.
+        """
         if not on:
             # Leaving, even when not on the alternate screen, ends a pending wrap (tmux).
             self.cursor.x = min(self.cursor.x, self.columns - 1)
         if on == self.alt_active:
+            if restore:
+                self._restore_alt_cursor()
             return  # entering again, or leaving while not on it, changes nothing else
-        if on:
-            # The alternate screen starts blank every time, as in tmux.
-            self.main_grid = self.grid
-            self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
-        else:
-            self.grid = self.main_grid or [Line.blank(self.columns) for _ in range(self.lines)]
-            self.main_grid = None
-        self.alt_active = on
         self.mode -= {47 << 5, 1047 << 5, 1049 << 5}
-        if on:
-            self.mode.add(code << 5)
         self.all_dirty = True
+        if on:
+            # The alternate screen starts blank every time, as in tmux; clearing it ends the
+            # text the last history line continued (tmux's grid does the same).
+            if self.history:
+                self.history[-1] = unwrapped(self.history[-1])
+            self.main_grid = self.grid
+            self.main_size = (self.columns, self.lines)
+            self.grid = [Line.blank(self.columns) for _ in range(self.lines)]
+            self.alt_active = True
+            self.mode.add(code << 5)
+            return
+        size = (self.columns, self.lines)
+        main_size = self.main_size if self.main_grid is not None else size
+        self.grid = self.main_grid or [Line.blank(self.columns) for _ in range(self.lines)]
+        self.main_grid = None
+        self.alt_active = False
+        self.columns, self.lines = main_size
+        if restore:
+            self._restore_alt_cursor()
+        self.cursor.y = min(self.cursor.y, self.lines - 1)
+        if main_size != size:
+            self.resize(lines=size[1], columns=size[0])
+
+    def _restore_alt_cursor(self) -> None:
+        if self.alt_saved is not None:
+            x, y, style = self.alt_saved
+            self.cursor.x = min(x, self.columns - 1)
+            self.cursor.y = min(y, self.lines - 1)
+            self._set_style(style)
 
     def set_cursor_style(self, code: int) -> None:
         """DECSCUSR (`CSI n SP q`)."""
@@ -262,35 +286,42 @@ class IdeaScreen(ReportingScreen):
     # -- resize -------------------------------------------------------------------------
 
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
-        """Resize keeping content as tmux does (without reflow): see `_fit_rows`."""
+        """Resize keeping content as tmux does: height first (`_fit_rows`), then the width,
+        re-wrapping the main screen and its history (`reflow`); the alternate screen is cut
+        or padded, programs redraw it."""
         lines = max(lines or self.lines, 1)
         columns = max(columns or self.columns, 1)
         if lines == self.lines and columns == self.columns:
             return
+        if lines != self.lines:
+            self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines,
+                                                      not self.alt_active)
+            self.lines = lines
         if columns != self.columns:
-            self.grid = [line.resized(columns) for line in self.grid]
-            if self.main_grid is not None:
-                self.main_grid = [line.resized(columns) for line in self.main_grid]
+            self._rewrap(columns)
             old = self.columns
             self.tabstops = {stop for stop in self.tabstops if stop < columns}
             self.tabstops.update(range(((old + 7) // 8) * 8, columns, 8))
             self.stops = sorted(self.tabstops)
             self.columns = columns
-        if lines != self.lines:
-            if self.alt_active and self.main_grid is not None:
-                saved = self.alt_saved
-                main_y = saved[1] if saved is not None else self.cursor.y
-                self.main_grid, main_y = self._fit_rows(self.main_grid, main_y, lines, True)
-                if saved is not None:
-                    self.alt_saved = (saved[0], main_y, saved[2])
-                self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines, False)
-            else:
-                self.grid, self.cursor.y = self._fit_rows(self.grid, self.cursor.y, lines, True)
-            self.lines = lines
-        self.cursor.x = min(self.cursor.x, columns - 1)
+        # A cursor at the pending-wrap position (just past a full line) stays there when
+        # the line it ends still ends at the last column, as in tmux.
+        self.cursor.x = min(self.cursor.x, columns)
         self.cursor.y = min(self.cursor.y, lines - 1)
         self.margins = None
         self.all_dirty = True
+
+    def _rewrap(self, columns: int) -> None:
+        old = self.columns
+        if self.alt_active:
+            # Programs redraw the alternate screen; the main one waits for the return.
+            self.grid = [line.resized(columns) for line in self.grid]
+            self.cursor.x = min(self.cursor.x, columns - 1)
+            return
+        cursor = self.cursor
+        self.grid, (cursor.x, cursor.y) = reflow(self.history, self.grid, (cursor.x, cursor.y),
+                                                 old, columns, self.lines)
+        self.scrolled = min(self.scrolled, len(self.history))
 
     def _fit_rows(self, grid: list[Line], y: int, lines: int, main: bool) -> tuple[list[Line], int]:
         """Shrink: drop blank lines below the cursor, then push top lines to history (main
@@ -299,12 +330,13 @@ class IdeaScreen(ReportingScreen):
         cols = self.columns
         if lines < len(grid):
             excess = len(grid) - lines
-            while excess and len(grid) - 1 > y and grid[-1].is_blank():
+            while excess and len(grid) - 1 > y and not grid[-1].used():
                 grid.pop()
                 excess -= 1
             top = min(excess, y)
             if main and self.history.maxlen:
                 self.history.extend(map(compact_line, grid[:top]))
+                self.scrolled += top
             del grid[:top]
             y -= top
             excess -= top
@@ -314,8 +346,10 @@ class IdeaScreen(ReportingScreen):
             more = lines - len(grid)
             if main:
                 pulled: list[Line] = []
-                while more and self.history:
+                self.scrolled = min(self.scrolled, len(self.history))
+                while more and self.scrolled:
                     pulled.append(line_from_history(self.history.pop(), cols))
+                    self.scrolled -= 1
                     more -= 1
                 pulled.reverse()
                 grid[:0] = pulled

@@ -347,6 +347,24 @@ def test_shell_output_resized(compare: Comparison) -> None:
         client.kill()
 
 
+def test_long_output_lines_rewrap_when_the_cell_narrows_and_widens(compare: Comparison) -> None:
+    """Lines longer than the cell wrap; a narrower cell re-wraps them (nothing is cut off)
+    and a wider one joins them back, history included, as tmux does."""
+    compare.step("for n in 1 2 3; do printf 'w%03d ' $(seq 1 45); echo; done", "Enter",
+                 wait=prompt_after("w045"))
+    before = compare.cell.size()
+    client = attach_client(compare.env, 100, 31)
+    try:
+        follow_size(compare, before, 100, 31)
+        compare.settle()
+        for width, height in ((47, 31), (23, 20), (120, 31), (80, 24)):
+            resize_client(compare, client, width, height)
+            compare.settle()
+        compare.step("echo rewrapped-$((2+2))", "Enter", wait=r"^rewrapped-4$")
+    finally:
+        client.kill()
+
+
 # ─── line drawing, watch, man ───────────────────────────────────────────────────────────
 
 

@@ -1,4 +1,5 @@
-"""Resizing keeps content the way tmux does (checked by hand against tmux 3.3a)."""
+"""Resizing keeps content the way tmux does (checked against tmux 3.3a; width changes
+re-wrap the main screen: tests/conformance/test_reflow.py compares with tmux directly)."""
 
 from __future__ import annotations
 
@@ -38,22 +39,33 @@ def test_shrinking_with_the_cursor_at_the_top_cuts_the_bottom() -> None:
     assert emulator.cursor().y == 0
 
 
-def test_columns_are_cut_and_padded_and_the_cursor_clamped() -> None:
+def test_narrowing_rewraps_a_long_line_and_widening_joins_it_back() -> None:
     emulator = fed("0123456789", cols=10, rows=2)
     emulator.resize(4, 2)
-    assert lines(emulator)[0] == "0123"
-    assert emulator.cursor().x == 3
+    assert lines(emulator) == ["89", ""]
+    assert history_lines(emulator) == ["0123", "4567"]
+    assert (emulator.cursor().x, emulator.cursor().y) == (2, 0)
     emulator.resize(12, 2)
-    assert lines(emulator)[0] == "0123"
+    assert lines(emulator) == ["0123456789", ""]
+    assert emulator.history_size() == 0
     emulator.feed(b"\x1b[1;12HZ")
-    assert lines(emulator)[0] == "0123       Z"
+    assert lines(emulator)[0] == "0123456789 Z"
+    check_invariants(emulator)
 
 
-def test_cutting_through_a_wide_character_blanks_it() -> None:
+def test_a_wide_character_that_no_longer_fits_moves_down_whole() -> None:
     emulator = fed("ab中", cols=6, rows=1)
     emulator.resize(3, 1)
-    assert lines(emulator) == ["ab"]
+    assert lines(emulator) == ["中"]
+    assert history_lines(emulator) == ["ab"]
     check_invariants(emulator)
+
+
+def test_lines_that_did_not_wrap_are_cut_only_where_blank() -> None:
+    emulator = fed("short\r\n", cols=20, rows=3)
+    emulator.resize(8, 3)
+    assert lines(emulator) == ["short", "", ""]
+    assert emulator.history_size() == 0
 
 
 def test_resize_resets_the_scroll_region_and_marks_every_row_dirty() -> None:
