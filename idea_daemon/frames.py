@@ -77,6 +77,16 @@ class FrameSender(ABC):
         self._notices.append((window_id, text, level))
         self._schedule(0.0)
 
+    def flush_scenes(self) -> None:
+        """Send the scenes a command changed now, before its response: a client that gets
+        the response already shows the new layout and focus (keys it held meanwhile then
+        go to the cell the user moved to)."""
+        if not self._dirty_scenes:
+            return
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+        self._flush()
+
     def _schedule(self, delay: float) -> None:
         loop = self._loop
         if loop is None:

@@ -335,6 +335,7 @@ class DaemonServer(FrameSender):
                 )
             )
         else:
+            self.flush_scenes()
             client.send(Response(id=request.id, result=result))
         with contextlib.suppress(ConnectionError):
             await client.writer.drain()

@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 Connector = Callable[[int, int], Awaitable[GatewayPort]]
 FIRST_RUN_FALLBACK = 0.5
+HOLD_LIMIT = 0.5
+"""Seconds keys typed after an action's key may wait for it (see `_run_key_action`)."""
 
 
 class IdeaApp(App[str], inherit_bindings=False):
@@ -60,6 +62,12 @@ class IdeaApp(App[str], inherit_bindings=False):
         self._offered_resume = False
         self._first_run_started = False
         self._live_gateway = False
+        # Keys and pastes typed while a key's action (focus move, split, ...) is on its way
+        # to the daemon wait here, then go to the cell the action left focused.
+        self._actions_running = 0
+        self._held: list[tuple[str, str | None] | str] = []
+        self._hold_expired = False
+        self._releasing = False
 
     def compose(self) -> ComposeResult:
         yield TabBar()
@@ -160,12 +168,18 @@ class IdeaApp(App[str], inherit_bindings=False):
     # ─── keys ────────────────────────────────────────────────────────────────────────
 
     async def handle_key(self, key: str, character: str | None) -> None:
+        if self._holding() or self._held:
+            self._held.append((key, character))
+            return
+        await self._route_key(key, character)
+
+    async def _route_key(self, key: str, character: str | None) -> None:
         if self._pending_mode is not None:
             mode, self._pending_mode = self._pending_mode, None
             self.status.set_mode("")
             direction = DIRECTION_KEYS.get(key) or DIRECTION_KEYS.get(character or "")
             if direction is not None:
-                self._in_worker(self.runner.run_directional(mode, direction))
+                self._run_key_action(self.runner.run_directional(mode, direction))
             return
         if self._armed:
             self._armed = False
@@ -174,7 +188,7 @@ class IdeaApp(App[str], inherit_bindings=False):
             if action is None:
                 self.status.show(f"{self.prefix} {key}: not bound (prefix ? shows the keys)")
                 return
-            self._in_worker(self.runner.run(action))
+            self._run_key_action(self.runner.run(action))
             return
         if key == self.prefix:
             self._armed = True
@@ -182,14 +196,14 @@ class IdeaApp(App[str], inherit_bindings=False):
             return
         scene = self.view.scene
         if scene is not None and not scene.tabs and key == "enter":
-            self._in_worker(self.runner.open_here(self.view.welcome_path))
+            self._run_key_action(self.runner.open_here(self.view.welcome_path))
             return
         cell = self.view.focused_cell
         if cell is None or self.gateway is None:
             return
         waiting_agent = cell.kind == "agent" and not cell.running
         if key == "enter" and not cell.running and (cell.exit_code is not None or waiting_agent):
-            self._in_worker(self.runner.run("restart_cell"))
+            self._run_key_action(self.runner.run("restart_cell"))
             return
         mirror = self.view.mirrors.get(cell.id)
         if mirror is not None and mirror.copy is not None:
@@ -204,11 +218,61 @@ class IdeaApp(App[str], inherit_bindings=False):
         # that the grid keeps handling keys and frames meanwhile.
         self.run_worker(work, group="actions")
 
+    def _run_key_action(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run a key's action holding the keys typed after it until it is done (the daemon
+        sends the new focus before its answer), so that prefix ← then `ls` types `ls` in
+        the cell on the left however fast it is typed. An action that takes longer (a
+        dialog) releases them after HOLD_LIMIT seconds: typing is delayed, never lost."""
+        self._actions_running += 1
+        if self._actions_running == 1:
+            self._hold_expired = False
+            self.set_timer(HOLD_LIMIT, self._expire_hold)
+
+        async def held() -> None:
+            try:
+                await work
+            finally:
+                self._actions_running -= 1
+                if self._actions_running == 0:
+                    await self._release_held()
+
+        self._in_worker(held())
+
+    def _holding(self) -> bool:
+        return self._actions_running > 0 and not self._hold_expired
+
+    async def _expire_hold(self) -> None:
+        if self._actions_running > 0:
+            self._hold_expired = True
+            await self._release_held()
+
+    async def _release_held(self) -> None:
+        # In order (keys typed meanwhile queue behind); a held key that starts another
+        # action holds the ones after it again.
+        if self._releasing:
+            return
+        self._releasing = True
+        try:
+            while self._held and not self._holding():
+                item = self._held.pop(0)
+                if isinstance(item, str):
+                    await self._route_paste(item)
+                else:
+                    await self._route_key(*item)
+        finally:
+            self._releasing = False
+
     def start_mode(self, mode: str, label: str) -> None:
         self._pending_mode = mode
         self.status.set_mode(label)
 
     async def handle_paste(self, text: str) -> None:
+        if self._holding() or self._held:
+            self._held.append(text)
+            return
+        await self._route_paste(text)
+
+    async def _route_paste(self, text: str) -> None:
         cell = self.view.focused_cell
         if cell is not None and self.gateway is not None:
             self.gateway.paste(cell.id, text)

@@ -6,6 +6,7 @@ The app under test believes it talks to a daemon; the test reads what it asked f
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,8 +27,8 @@ class Mouse:
 
 @dataclass
 class FakeGateway:
-    """Records every call; `results[method]` is returned (or called with the params, or
-    raised when it is a `CommandFailed`)."""
+    """Records every call; `results[method]` is returned (or called with the params, its
+    answer awaited when it is a coroutine, or raised when it is a `CommandFailed`)."""
 
     results: dict[str, Result] = field(default_factory=dict)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -44,7 +45,9 @@ class FakeGateway:
         if isinstance(result, CommandFailed):
             raise result
         if callable(result):
-            return result(params)
+            value = result(params)
+            # A result may be a coroutine: the test decides when the daemon answers.
+            return await value if inspect.isawaitable(value) else value
         return result
 
     def key(self, cell: str, key: str, character: str | None) -> None:

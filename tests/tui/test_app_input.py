@@ -6,13 +6,15 @@ default; workspace actions become daemon commands.
 
 from __future__ import annotations
 
+import asyncio
+
 from textual import events
 from textual.pilot import Pilot
 
-from idea_tui.app import IdeaApp
+from idea_tui.app import HOLD_LIMIT, IdeaApp
 from idea_tui.widgets.workspace_view import WorkspaceView
 from tests.helpers.fake_gateway import FakeGateway, Mouse
-from tests.helpers.pilot import drive, make_app, ready, settle
+from tests.helpers.pilot import drive, make_app, ready, settle, show
 from tests.helpers.scenes import grid_scene
 
 SCENE = grid_scene(100, 28, 1, 2, focused=1)
@@ -39,6 +41,60 @@ def test_prefix_then_percent_splits_the_focused_cell() -> None:
     drive(make_app(gateway), scenario)
     assert gateway.calls == [("split", {"target": FOCUSED, "direction": "right"})]
     assert gateway.keys == []
+
+
+def test_keys_typed_right_after_a_focus_move_go_to_the_cell_moved_to() -> None:
+    """prefix ← then typing at once: the keys wait for the daemon's answer (which comes
+    after the new scene) and go to the left cell, never to the one just left."""
+    gateway = FakeGateway()
+    answer = asyncio.Event()
+
+    async def select(params: dict[str, object]) -> None:
+        await answer.wait()
+
+    gateway.results["select"] = select
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await ready(pilot, gateway, SCENE)
+        await pilot.press("ctrl+b", "left", "l", "s")
+        await pilot.pause()
+        assert gateway.methods() == ["select"]
+        assert gateway.keys == []  # held while the focus move is on its way
+        await show(pilot, grid_scene(100, 28, 1, 2, focused=0))
+        answer.set()
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    drive(make_app(gateway), scenario)
+    assert gateway.keys == [("cell-0", "l", "l"), ("cell-0", "s", "s"),
+                            ("cell-0", "enter", None)]
+
+
+def test_keys_held_behind_a_slow_action_are_released_not_lost() -> None:
+    """An action that takes long (say a dialog) delays typing by HOLD_LIMIT at most."""
+    gateway = FakeGateway()
+    never = asyncio.Event()
+
+    async def select(params: dict[str, object]) -> None:
+        await never.wait()
+
+    gateway.results["select"] = select
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await ready(pilot, gateway, SCENE)
+        await pilot.press("ctrl+b", "left", "x")
+        await pilot.pause()
+        assert gateway.keys == []
+        await pilot.pause(HOLD_LIMIT + 0.3)
+        assert gateway.keys == [("cell-1", "x", "x")]
+        await pilot.press("y")
+        await pilot.pause()
+        assert gateway.keys[-1] == ("cell-1", "y", "y")
+        never.set()
+        await settle(pilot)
+
+    drive(make_app(gateway), scenario)
 
 
 def test_keys_textual_binds_by_default_go_to_the_cell() -> None:
