@@ -12,7 +12,6 @@ import os
 import random
 import shlex
 import subprocess
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -42,20 +41,23 @@ class _Pane:
         return result.stdout
 
     def run(self, phases: Sequence[Phase], cols: int, rows: int) -> tuple[list[str], str]:
+        # After each phase's bytes the pane sets its title: once tmux shows that title it
+        # has read every byte before it (the title is not part of what is compared).
         script = "stty raw -echo; "
         for number, (data, _sizes) in enumerate(phases):
             (self.workdir / f"data{number}").write_bytes(data)
-            go, done = self.workdir / f"go{number}", self.workdir / f"done{number}"
+            go = self.workdir / f"go{number}"
             script += (f"while [ ! -e {go} ]; do sleep 0.01; done; "
-                       f"cat {self.workdir / f'data{number}'}; touch {done}; ")
+                       f"cat {self.workdir / f'data{number}'}; "
+                       f"printf '\\033]2;phase-{number}-read\\033\\\\'; ")
         script += "exec sleep 600"
         self.tmux("new-session", "-d", "-x", str(cols), "-y", str(rows), script)
         self.tmux("set", "-g", "window-size", "manual")
         for number, (_data, sizes) in enumerate(phases):
             (self.workdir / f"go{number}").touch()
-            done = self.workdir / f"done{number}"
-            retry_until(done.exists, 20, describe=f"tmux never printed phase {number}")
-            time.sleep(0.05)  # `cat` finished writing; let tmux read the last bytes
+            title = f"phase-{number}-read"
+            retry_until(lambda title=title: self.tmux("display", "-p", "#{pane_title}").strip()
+                        == title, 20, describe=f"tmux never read phase {number}")
             for width, height in sizes:
                 self.tmux("resize-window", "-x", str(width), "-y", str(height))
         lines = self.tmux("capture-pane", "-p", "-S", "-", "-E", "-").split("\n")
