@@ -13,6 +13,7 @@ import random
 import shlex
 import subprocess
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -55,14 +56,16 @@ class _Pane:
         self.tmux("set", "-g", "window-size", "manual")
         for number, (_data, sizes) in enumerate(phases):
             (self.workdir / f"go{number}").touch()
-            title = f"phase-{number}-read"
-            retry_until(lambda title=title: self.tmux("display", "-p", "#{pane_title}").strip()
-                        == title, 20, describe=f"tmux never read phase {number}")
+            retry_until(partial(self._titled, f"phase-{number}-read"), 20,
+                        describe=f"tmux never read phase {number}")
             for width, height in sizes:
                 self.tmux("resize-window", "-x", str(width), "-y", str(height))
         lines = self.tmux("capture-pane", "-p", "-S", "-", "-E", "-").split("\n")
         cursor = self.tmux("display", "-p", "#{cursor_x},#{cursor_y},#{history_size}").strip()
         return _trimmed(lines), cursor
+
+    def _titled(self, title: str) -> bool:
+        return self.tmux("display", "-p", "#{pane_title}").strip() == title
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
