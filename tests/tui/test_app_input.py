@@ -7,10 +7,13 @@ default; workspace actions become daemon commands.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 
+import idea_tui.app
 from idea_tui.app import HOLD_LIMIT, IdeaApp
 from idea_tui.widgets.workspace_view import WorkspaceView
 from tests.helpers.fake_gateway import FakeGateway, Mouse
@@ -43,9 +46,19 @@ def test_prefix_then_percent_splits_the_focused_cell() -> None:
     assert gateway.keys == []
 
 
-def test_keys_typed_right_after_a_focus_move_go_to_the_cell_moved_to() -> None:
+async def until(pilot: Pilot[str], condition: Callable[[], bool]) -> None:
+    """Let the app run until `condition` holds (5 s at most; the assertions follow)."""
+    for _ in range(100):
+        if condition():
+            return
+        await pilot.pause(0.05)
+
+
+def test_keys_typed_right_after_a_focus_move_go_to_the_cell_moved_to(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """prefix ← then typing at once: the keys wait for the daemon's answer (which comes
     after the new scene) and go to the left cell, never to the one just left."""
+    monkeypatch.setattr(idea_tui.app, "HOLD_LIMIT", 60.0)  # a slow machine never expires it
     gateway = FakeGateway()
     answer = asyncio.Event()
 
@@ -57,8 +70,7 @@ def test_keys_typed_right_after_a_focus_move_go_to_the_cell_moved_to() -> None:
     async def scenario(pilot: Pilot[str]) -> None:
         await ready(pilot, gateway, SCENE)
         await pilot.press("ctrl+b", "left", "l", "s")
-        await pilot.pause()
-        assert gateway.methods() == ["select"]
+        await until(pilot, lambda: gateway.methods() == ["select"])
         assert gateway.keys == []  # held while the focus move is on its way
         await show(pilot, grid_scene(100, 28, 1, 2, focused=0))
         answer.set()
@@ -84,9 +96,8 @@ def test_keys_held_behind_a_slow_action_are_released_not_lost() -> None:
     async def scenario(pilot: Pilot[str]) -> None:
         await ready(pilot, gateway, SCENE)
         await pilot.press("ctrl+b", "left", "x")
-        await pilot.pause()
-        assert gateway.keys == []
-        await pilot.pause(HOLD_LIMIT + 0.3)
+        await pilot.pause(HOLD_LIMIT)
+        await until(pilot, lambda: bool(gateway.keys))  # the hold's timer has fired
         assert gateway.keys == [("cell-1", "x", "x")]
         await pilot.press("y")
         await pilot.pause()
