@@ -13,15 +13,29 @@ from idea_daemon.client_connection import ClientConnection
 from idea_daemon.commands import _int, _svc, _target, command
 from idea_daemon.errors import CommandError
 from idea_daemon.server import DaemonServer
+from idea_daemon.session import TerminalSession
+
+
+def _running_session(
+    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
+) -> TerminalSession:
+    """The session of the target cell, which must have a running program."""
+    ref = _target(server, client, params)
+    session = _svc(server).session_of(ref)
+    if session is None or not session.running:
+        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
+    return session
+
+
+def _write(session: TerminalSession, data: bytes) -> dict[str, int]:
+    if not session.write(data):
+        raise CommandError("the program is not reading its input (too much is pending)")
+    return {"bytes": len(data)}
 
 
 @command("send_keys")
 def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    ref = _target(server, client, params)
-    session = service.session_of(ref)
-    if session is None or not session.running:
-        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
+    session = _running_session(server, client, params)
     keys = params.get("keys", [])
     if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
         raise CommandError("keys must be a list of strings")
@@ -30,22 +44,13 @@ def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, 
         data = "".join(keys).encode()
     else:
         data = b"".join(parse_key_spec(key, modes) for key in keys)
-    if not session.write(data):
-        raise CommandError("the program is not reading its input (too much is pending)")
-    return {"bytes": len(data)}
+    return _write(session, data)
 
 
 @command("paste")
 def paste(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    service = _svc(server)
-    ref = _target(server, client, params)
-    session = service.session_of(ref)
-    if session is None or not session.running:
-        raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
-    data = wrap_paste(str(params.get("text", "")), session.emulator.modes)
-    if not session.write(data):
-        raise CommandError("the program is not reading its input (too much is pending)")
-    return {"bytes": len(data)}
+    session = _running_session(server, client, params)
+    return _write(session, wrap_paste(str(params.get("text", "")), session.emulator.modes))
 
 
 @command("capture")

@@ -4,19 +4,17 @@ edit the persona, rename, delete, sync with the template, go to the agent's cell
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from idea_tui.keymap import normalize_key
 from idea_tui.screens import flows
+from idea_tui.screens.action_list import ActionListScreen
 from idea_tui.widgets.message_line import MessageLine
 
 if TYPE_CHECKING:
@@ -54,6 +52,23 @@ KEYS: dict[str, tuple[str, bool]] = {
 }
 # Actions that make sense without a selected agent.
 NO_AGENT_NEEDED = {"new"}
+# What each action on the selected agent runs; a true result lets a closing key close the
+# panel (the launch went through, the cell was found).
+FLOWS: dict[str, Callable[[ActionRunner, Agent], Awaitable[object]]] = {
+    "launch_split": lambda runner, agent: flows.launch(runner, agent, "split"),
+    "launch_here": lambda runner, agent: flows.launch(runner, agent, "cell"),
+    "launch_background": lambda runner, agent: flows.launch(runner, agent, "background"),
+    "go": flows.go_to,
+    "stop": flows.stop,
+    "restart": flows.restart,
+    "profile": flows.change_profile,
+    "edit": flows.edit_persona,
+    "edit_external": flows.edit_persona_external,
+    "rename": flows.rename,
+    "delete": flows.delete,
+    "sync": flows.sync,
+    "toggle_sync": flows.toggle_sync,
+}
 
 HINTS = (
     "Enter/l: launch in a split · c: in the focused cell · b: in the background · g: go to it\n"
@@ -82,13 +97,13 @@ def badge_text(agent: Agent) -> Text:
                 style="bold black on yellow")
 
 
-class AgentsScreen(ModalScreen[None]):
+class AgentsScreen(ActionListScreen):
     """`agents` pre-fetched (snapshot tests) or read with agent_list, then every
     `REFRESH_SECONDS` while the panel is open."""
 
     REFRESH_SECONDS: ClassVar[float] = 2.0
 
-    BINDINGS = [Binding("escape", "close", "Close", priority=True)]
+    ACTION_KEYS = KEYS
 
     DEFAULT_CSS = """
     AgentsScreen { align: center middle; }
@@ -232,22 +247,6 @@ class AgentsScreen(ModalScreen[None]):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.start("enter")
-
-    def on_key(self, event: events.Key) -> None:
-        key = normalize_key(event.key, event.character)
-        if key == "q":
-            event.stop()
-            self.dismiss(None)
-        elif key in KEYS and key != "enter":
-            event.stop()
-            self.start(key)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
     def start(self, key: str) -> None:
         """Run the action of `key` in a worker (it may ask questions in dialogs)."""
         action, closes = KEYS[key]
@@ -262,37 +261,12 @@ class AgentsScreen(ModalScreen[None]):
     async def _run(self, action: str, agent: Agent | None, closes: bool) -> None:
         runner = self.runner
         assert runner is not None
-        done: bool | None = None
+        done: object = None
         if action == "new":
             await flows.new_agent(runner)
         else:
             assert agent is not None
-            if action == "launch_split":
-                done = await flows.launch(runner, agent, "split")
-            elif action == "launch_here":
-                done = await flows.launch(runner, agent, "cell")
-            elif action == "launch_background":
-                await flows.launch(runner, agent, "background")
-            elif action == "go":
-                done = await flows.go_to(runner, agent)
-            elif action == "stop":
-                await flows.stop(runner, agent)
-            elif action == "restart":
-                await flows.restart(runner, agent)
-            elif action == "profile":
-                await flows.change_profile(runner, agent)
-            elif action == "edit":
-                await flows.edit_persona(runner, agent)
-            elif action == "edit_external":
-                await flows.edit_persona_external(runner, agent)
-            elif action == "rename":
-                await flows.rename(runner, agent)
-            elif action == "delete":
-                await flows.delete(runner, agent)
-            elif action == "sync":
-                await flows.sync(runner, agent)
-            elif action == "toggle_sync":
-                await flows.toggle_sync(runner, agent)
+            done = await FLOWS[action](runner, agent)
         if closes and done and self.is_active:
             self.dismiss(None)
             return

@@ -7,15 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from idea_tui.keymap import normalize_key
 from idea_tui.screens import flows
+from idea_tui.screens.action_list import ActionListScreen
 from idea_tui.widgets.message_line import MessageLine
 
 if TYPE_CHECKING:
@@ -31,11 +28,11 @@ HINTS = ("Enter/e: edit · n: new · a: new agent from it · d: delete · "
          "i: install the team pack · Esc: close")
 
 
-class TemplatesScreen(ModalScreen[None]):
+class TemplatesScreen(ActionListScreen):
     """`listing` is template_list's answer ({templates, editedOutside, problems}),
     pre-fetched for snapshot tests, else read when the screen opens."""
 
-    BINDINGS = [Binding("escape", "close", "Close", priority=True)]
+    ACTION_KEYS = KEYS
 
     DEFAULT_CSS = """
     TemplatesScreen { align: center middle; }
@@ -122,22 +119,6 @@ class TemplatesScreen(ModalScreen[None]):
             return None
         row = self.query_one(DataTable).cursor_row
         return templates[row] if 0 <= row < len(templates) else None
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.start("enter")
-
-    def on_key(self, event: events.Key) -> None:
-        key = normalize_key(event.key, event.character)
-        if key == "q":
-            event.stop()
-            self.dismiss(None)
-        elif key in KEYS and key != "enter":
-            event.stop()
-            self.start(key)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
     def start(self, key: str) -> None:
         action = KEYS[key]

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -330,21 +331,30 @@ def test_textual_app(compare: Comparison) -> None:
     compare.step("q", wait=prompt_after(wrappable(APP.name)))
 
 
-def test_shell_output_resized(compare: Comparison) -> None:
-    """Plain shell output (no program redraws it) through height and width changes: lines
-    go to the history and come back as tmux moves them."""
-    compare.step("seq -f 'line %03g' 1 60", "Enter", wait=prompt_after("line 060"))
+def compare_through_sizes(compare: Comparison, sizes: Sequence[tuple[int, int]],
+                          command: str, shown: str) -> None:
+    """Attach a client at 100x31, then resize its terminal to each of `sizes` (the cell
+    and the tmux window follow), comparing after each; then type `command` and wait for
+    `shown`, so the shell is seen working at the last size."""
     before = compare.cell.size()
     client = attach_client(compare.env, 100, 31)
     try:
         follow_size(compare, before, 100, 31)
         compare.settle()
-        for width, height in ((100, 18), (100, 27), (60, 27), (90, 24)):
+        for width, height in sizes:
             resize_client(compare, client, width, height)
             compare.settle()
-        compare.step("echo after-resize-$((1+1))", "Enter", wait=r"^after-resize-2$")
+        compare.step(command, "Enter", wait=shown)
     finally:
         client.kill()
+
+
+def test_shell_output_resized(compare: Comparison) -> None:
+    """Plain shell output (no program redraws it) through height and width changes: lines
+    go to the history and come back as tmux moves them."""
+    compare.step("seq -f 'line %03g' 1 60", "Enter", wait=prompt_after("line 060"))
+    compare_through_sizes(compare, ((100, 18), (100, 27), (60, 27), (90, 24)),
+                          "echo after-resize-$((1+1))", r"^after-resize-2$")
 
 
 def test_long_output_lines_rewrap_when_the_cell_narrows_and_widens(compare: Comparison) -> None:
@@ -352,17 +362,8 @@ def test_long_output_lines_rewrap_when_the_cell_narrows_and_widens(compare: Comp
     and a wider one joins them back, history included, as tmux does."""
     compare.step("for n in 1 2 3; do printf 'w%03d ' $(seq 1 45); echo; done", "Enter",
                  wait=prompt_after("w045"))
-    before = compare.cell.size()
-    client = attach_client(compare.env, 100, 31)
-    try:
-        follow_size(compare, before, 100, 31)
-        compare.settle()
-        for width, height in ((47, 31), (23, 20), (120, 31), (80, 24)):
-            resize_client(compare, client, width, height)
-            compare.settle()
-        compare.step("echo rewrapped-$((2+2))", "Enter", wait=r"^rewrapped-4$")
-    finally:
-        client.kill()
+    compare_through_sizes(compare, ((47, 31), (23, 20), (120, 31), (80, 24)),
+                          "echo rewrapped-$((2+2))", r"^rewrapped-4$")
 
 
 # ─── line drawing, watch, man ───────────────────────────────────────────────────────────
