@@ -427,7 +427,9 @@ def test_paste(compare: Comparison) -> None:
     compare.step(wait=r"^echo 'two 中文'")
     compare.step("Enter", wait=r"^two 中文$")
     require_program("vim")
-    compare.step("clear; vim -n -i NONE", "Enter", wait=r"^~")
+    # No intro screen: vim picks its sponsor line by the clock's second, so two vims started
+    # a moment apart could show different ones.
+    compare.step("clear; vim -n -i NONE --cmd 'set shortmess+=I'", "Enter", wait=r"^~")
     compare.step("i", wait="-- INSERT --")
     compare.paste("pasted line 1\n    indented 2\n\tline 3\n")
     compare.step(wait=r"^\s+line 3")
