@@ -250,7 +250,9 @@ class WorkspaceState(WorkspaceLookups):
         return cell_environment(
             self._base_env,
             self._client_env,
-            extra_names=self._extra_env_names,
+            # The client picked its variables from its own config (which may be newer
+            # than the one this daemon read at start): take every name it sent.
+            extra_names=(*self._extra_env_names, *self._client_env),
             cell_id=cell_id,
             socket_path=self._socket_path,
         )

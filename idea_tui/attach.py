@@ -50,7 +50,8 @@ def attach(window: str | None) -> int:
         return 1
 
     async def connect(width: int, height: int) -> GatewayPort:
-        return await Gateway.connect(locations, window=window, width=width, height=height)
+        return await Gateway.connect(locations, window=window, width=width, height=height,
+                                     refresh_env=config.refresh_env)
 
     for _attempt in range(2):
         app = IdeaApp(connect, prefix=config.prefix)

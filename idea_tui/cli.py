@@ -215,9 +215,10 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
-    from idea_daemon.main import run
-
-    return run(args.foreground)
+    # The client never imports the daemon (the layers stay apart): this process becomes
+    # `python -m idea_daemon`, as `idea` itself starts it.
+    argv = [sys.executable, "-m", "idea_daemon", *(["--foreground"] if args.foreground else [])]
+    os.execv(sys.executable, argv)
 
 
 # ─── parser ────────────────────────────────────────────────────────────────────────────

@@ -17,11 +17,13 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from adapters.ipc import framing
 from adapters.ipc.messages import PROTOCOL_VERSION, Hello, Refused, Request, Response, Welcome
 from adapters.locations import Locations
+from core.environment import refreshed_variables
 from core.version import VERSION
 
 START_TIMEOUT = 10.0
@@ -53,11 +55,18 @@ class CommandFailed(DaemonError):
         super().__init__(message)
 
 
-def client_env() -> dict[str, str]:
-    """The variables of this terminal that the daemon refreshes for new cells (D22)."""
-    from adapters.pty.environment import REFRESHED_FROM_CLIENT
+def client_env(extra_names: Sequence[str] = ()) -> dict[str, str]:
+    """The variables of this terminal that the daemon refreshes for new cells (D22): tmux's
+    list and the user's `refresh_env` names (the daemon may have read an older config)."""
+    return refreshed_variables(os.environ, extra_names)
 
-    return {name: os.environ[name] for name in REFRESHED_FROM_CLIENT if name in os.environ}
+
+def configured_refresh_env(locations: Locations) -> list[str]:
+    """The user's extra `refresh_env` names (none when the config cannot be used: the
+    attached client reports that problem, a one-shot command stays quiet)."""
+    from adapters.config import load_config
+
+    return load_config(locations.config_file)[0].refresh_env
 
 
 def _connect_socket(locations: Locations) -> socket.socket:
@@ -185,7 +194,7 @@ class ControlClient:
             protocol=PROTOCOL_VERSION,
             client_version=VERSION,
             kind=kind,
-            env=client_env(),
+            env=client_env(configured_refresh_env(locations)),
             cell=os.environ.get("IDEA_CELL"),
         )
         sock.sendall(framing.encode(hello))

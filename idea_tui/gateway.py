@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from adapters.ipc import framing
@@ -81,7 +81,8 @@ class Gateway:
 
     @classmethod
     async def connect(
-        cls, locations: Locations, *, window: str | None, width: int, height: int
+        cls, locations: Locations, *, window: str | None, width: int, height: int,
+        refresh_env: Sequence[str] = (),
     ) -> Gateway:
         try:
             reader, writer = await asyncio.open_unix_connection(str(locations.socket))
@@ -94,7 +95,7 @@ class Gateway:
             window=window,
             width=width,
             height=height,
-            env=client_env(),
+            env=client_env(refresh_env),
         )
         writer.write(framing.encode(hello))
         body = await framing.read_frame(reader)

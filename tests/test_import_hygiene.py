@@ -7,6 +7,11 @@
 - `idea --help` (and the one-shot commands' parser) does not load Textual, so it starts fast.
 - Statically, no module under core/ imports from adapters, idea_tui or idea_daemon, and
   core imports only the standard library, msgspec and core itself.
+- Both ways between client and daemon: the client (idea_tui) never imports the daemon nor
+  the low-level adapters (PTY, emulator, stores, agent catalogue) — it talks to the daemon
+  through its gateway/control only; adapters never import the daemon or the client.
+- No import cycle among the project's modules (deferred and TYPE_CHECKING imports count:
+  a cycle hidden behind them is still two modules that cannot be understood apart).
 
 Fresh interpreters matter: in the test process, other tests have long since imported
 everything.
@@ -162,3 +167,184 @@ def test_core_modules_found() -> None:
     """Guard against the checks above passing on an empty list."""
     modules = _core_modules()
     assert "core.layout.ops" in modules and "core.keys" in modules
+
+
+# ─── boundaries between the client, the daemon and the adapters ─────────────────────────
+
+# What the client may use of the adapters: the wire format, where files are, its settings.
+CLIENT_FORBIDDEN = ("idea_daemon", "adapters.pty", "adapters.emulator", "adapters.store",
+                    "adapters.agents")
+ADAPTERS_FORBIDDEN = ("idea_daemon", "idea_tui")
+
+
+def _package_files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def _imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, dotted module) for every absolute import in a file, nested ones included
+    (`from a.b import c` gives both `a.b` and `a.b.c`: c may be a module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+            found.extend((node.lineno, f"{node.module}.{alias.name}") for alias in node.names)
+    return found
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _offenders(package: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted({
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in _package_files(package)
+        for line, module in _imported_modules(path)
+        if _within(module, forbidden)
+    })
+
+
+def test_client_source_imports_neither_the_daemon_nor_low_level_adapters() -> None:
+    assert not _offenders("idea_tui", CLIENT_FORBIDDEN)
+
+
+def test_adapters_source_import_neither_the_daemon_nor_the_client() -> None:
+    assert not _offenders("adapters", ADAPTERS_FORBIDDEN)
+
+
+def test_boundary_check_sees_nested_imports(tmp_path: Path) -> None:
+    """The static check is not blind to imports inside functions (how the old client
+    reached the PTY adapter and the daemon)."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from adapters.pty.environment import X\n"
+                      "    import idea_daemon.main\n")
+    found = [module for _, module in _imported_modules(sample)]
+    assert [m for m in found if _within(m, CLIENT_FORBIDDEN)] == [
+        "adapters.pty.environment", "adapters.pty.environment.X", "idea_daemon.main"]
+
+
+def _modules_loaded_after(code: str) -> set[str]:
+    """Full dotted names in `sys.modules` after running `code` in a fresh interpreter."""
+    probe = f"import sys, json\n{code}\nprint(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "module", ["idea_tui.app", "idea_tui.attach", "idea_tui.cli", "idea_tui.screens.flows"]
+)
+def test_client_loads_neither_the_daemon_nor_low_level_adapters(module: str) -> None:
+    loaded = _modules_loaded_after(f"import {module}")
+    assert module in loaded
+    assert not sorted(m for m in loaded if _within(m, CLIENT_FORBIDDEN))
+
+
+# ─── import cycles ─────────────────────────────────────────────────────────────────────
+
+
+def _project_modules() -> dict[str, Path]:
+    modules: dict[str, Path] = {}
+    for package in ("core", *PROJECT_PACKAGES):
+        for path in _package_files(package):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """module -> the project modules it imports (any import, anywhere in the file)."""
+
+    def resolve(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets.update(filter(None, (resolve(a.name) for a in node.names)))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    kept = package[: len(package) - (node.level - 1)]
+                    base = ".".join([*kept, base] if base else kept)
+                for alias in node.names:
+                    target = resolve(f"{base}.{alias.name}") or resolve(base)
+                    if target is not None:
+                        targets.add(target)
+        targets.discard(name)
+        graph[name] = targets
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycles() -> None:
+    graph = _import_graph(_project_modules())
+    assert "idea_daemon.agents" in graph and "idea_tui.app" in graph
+    assert _cycles(graph) == []
+
+
+def test_cycle_detection_finds_a_cycle_through_type_checking_imports(tmp_path: Path) -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "one.py").write_text("from p.two import X\n")
+    (tmp_path / "p" / "two.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p import one\n")
+    modules = {"p.one": tmp_path / "p" / "one.py", "p.two": tmp_path / "p" / "two.py"}
+    assert _cycles(_import_graph(modules)) == [["p.one", "p.two"]]

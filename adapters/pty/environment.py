@@ -6,20 +6,7 @@ import os
 import pwd
 from collections.abc import Mapping
 
-# Variables tmux refreshes from the attaching client (update-environment).
-REFRESHED_FROM_CLIENT = (
-    "DISPLAY",
-    "KRB5CCNAME",
-    "SSH_ASKPASS",
-    "SSH_AUTH_SOCK",
-    "SSH_AGENT_PID",
-    "SSH_CONNECTION",
-    "WINDOWID",
-    "XAUTHORITY",
-    "COLORTERM",
-    "TERM_PROGRAM",
-    "WAYLAND_DISPLAY",
-)
+from core.environment import REFRESHED_FROM_CLIENT
 
 
 def user_shell(env: Mapping[str, str]) -> str:
