@@ -7,16 +7,42 @@ conversation when the profile can resume, else afresh.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
+from core.agents.profile import AgentProfile
 from core.errors import IdeaError
+from idea_daemon.agent_status import AgentStatus
+from idea_daemon.lookups import CellRef
 from idea_daemon.runtime import ProjectRuntime
 
-if TYPE_CHECKING:
-    from idea_daemon.agents import AgentRuntime, AgentStatus
+
+class CellFinder(Protocol):
+    def find_cell(self, cell_id: str) -> CellRef: ...
 
 
-def resumable(agents: AgentRuntime, runtime: ProjectRuntime) -> list[dict[str, Any]]:
+class ResumeHost(Protocol):
+    """What resuming needs of the agent runtime (`idea_daemon.agents.AgentRuntime`)."""
+
+    @property
+    def service(self) -> CellFinder: ...
+
+    def live(self, runtime: ProjectRuntime) -> Mapping[str, object]: ...
+
+    def status(self, runtime: ProjectRuntime) -> list[AgentStatus]: ...
+
+    def profile(self, profile_id: str) -> AgentProfile: ...
+
+    def recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None: ...
+
+    def resumable(self, runtime: ProjectRuntime) -> list[dict[str, Any]]: ...
+
+    def launch(self, runtime: ProjectRuntime, name: str, *, where: str,
+               cell: CellRef | None = None, resume: bool = False,
+               force: bool = False) -> AgentStatus: ...
+
+
+def resumable(agents: ResumeHost, runtime: ProjectRuntime) -> list[dict[str, Any]]:
     """Agents that were running when the daemon (or the project) last stopped."""
     live = agents.live(runtime)
     found = []
@@ -42,7 +68,7 @@ def resumable(agents: AgentRuntime, runtime: ProjectRuntime) -> list[dict[str, A
 
 
 def resume(
-    agents: AgentRuntime, runtime: ProjectRuntime, names: list[str] | None
+    agents: ResumeHost, runtime: ProjectRuntime, names: list[str] | None
 ) -> list[AgentStatus]:
     """Relaunch resumable agents where they were (each once, LAY-7)."""
     done = []

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,8 @@ from core.layout.model import Direction, iter_leaves
 from idea_daemon.agent_delivery import deliver_stdin
 from idea_daemon.agent_launch import prepare_launch
 from idea_daemon.agent_records import AgentRecords
+from idea_daemon.agent_resume import resumable, resume
+from idea_daemon.agent_status import AgentStatus
 from idea_daemon.errors import CommandError, ConfirmationNeeded
 from idea_daemon.lookups import BACKGROUND_CELL_PREFIX, CellRef
 from idea_daemon.runtime import ProjectRuntime
@@ -50,20 +52,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONTEXT_FILE = "context.md"
-
-
-@dataclass(frozen=True, slots=True)
-class AgentStatus:
-    """What the Agents panel and `idea agent list` show for one agent."""
-
-    agent: Agent
-    state: str
-    """"stopped", "running", "exited", "failed" or "resumable"."""
-    cell: str | None = None
-    background: bool = False
-    exit_code: int | None = None
-    error: str | None = None
-    conversation_id: str | None = None
 
 
 class AgentRuntime(AgentRecords):
@@ -503,12 +491,8 @@ class AgentRuntime(AgentRecords):
 
     def resumable(self, runtime: ProjectRuntime) -> list[dict[str, Any]]:
         """Agents that were running when the daemon (or the project) last stopped."""
-        from idea_daemon.agent_resume import resumable
-
         return resumable(self, runtime)
 
     def resume(self, runtime: ProjectRuntime, names: list[str] | None) -> list[AgentStatus]:
         """Relaunch resumable agents where they were (each once, LAY-7)."""
-        from idea_daemon.agent_resume import resume
-
         return resume(self, runtime, names)

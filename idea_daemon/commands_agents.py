@@ -20,7 +20,8 @@ from idea_daemon.server import DaemonServer
 
 if TYPE_CHECKING:
     from idea_daemon.agent_admin import AgentAdmin
-    from idea_daemon.agents import AgentRuntime, AgentStatus
+    from idea_daemon.agent_status import AgentStatus
+    from idea_daemon.agents import AgentRuntime
 
 DETECT_TIMEOUT = 5.0
 
