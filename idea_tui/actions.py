@@ -9,37 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.screen import Screen
 
 from idea_tui.control import CommandFailed, DaemonError
 from idea_tui.keymap import ACTIONS_BY_NAME
+from idea_tui.ports import Answer, AppHost
 from idea_tui.view_actions import ViewActions
-
-if TYPE_CHECKING:
-    from idea_tui.app import IdeaApp
-
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What `ActionRunner.attempt` got: a result, or an error message and its code."""
-
-    result: Any = None
-    error: str | None = None
-    code: str | None = None
-    declined: bool = False
-    """The daemon asked for a confirmation and the user said no."""
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
 
 
 class ActionRunner(ViewActions):
-    def __init__(self, app: IdeaApp) -> None:
+    def __init__(self, app: AppHost) -> None:
         self.app = app
         self._last_drag = 0.0
 

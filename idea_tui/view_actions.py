@@ -17,7 +17,7 @@ from core.terminal import Row
 from idea_tui.copy_mode import CopyMode, Outcome
 
 if TYPE_CHECKING:
-    from idea_tui.app import IdeaApp
+    from idea_tui.ports import AppHost
     from idea_tui.widgets.workspace_view import WorkspaceView
 
 DRAG_INTERVAL = 0.03
@@ -26,7 +26,7 @@ COPY_MODE_LINES = 50_000
 
 
 class ViewActions(ABC):
-    app: IdeaApp
+    app: AppHost
     _last_drag: float
 
     @abstractmethod

@@ -18,7 +18,7 @@ from idea_tui.screens.action_list import ActionListScreen
 from idea_tui.widgets.message_line import MessageLine
 
 if TYPE_CHECKING:
-    from idea_tui.actions import ActionRunner
+    from idea_tui.ports import Runner
 
 Agent = dict[str, Any]
 
@@ -54,7 +54,7 @@ KEYS: dict[str, tuple[str, bool]] = {
 NO_AGENT_NEEDED = {"new"}
 # What each action on the selected agent runs; a true result lets a closing key close the
 # panel (the launch went through, the cell was found).
-FLOWS: dict[str, Callable[[ActionRunner, Agent], Awaitable[object]]] = {
+FLOWS: dict[str, Callable[[Runner, Agent], Awaitable[object]]] = {
     "launch_split": lambda runner, agent: flows.launch(runner, agent, "split"),
     "launch_here": lambda runner, agent: flows.launch(runner, agent, "cell"),
     "launch_background": lambda runner, agent: flows.launch(runner, agent, "background"),
@@ -116,7 +116,7 @@ class AgentsScreen(ActionListScreen):
     AgentsScreen .hint { color: $text-muted; margin-top: 1; }
     """
 
-    def __init__(self, runner: ActionRunner | None, agents: list[Agent] | None = None, *,
+    def __init__(self, runner: Runner | None, agents: list[Agent] | None = None, *,
                  project: str | None = None) -> None:
         super().__init__()
         self.runner = runner

@@ -1,8 +1,8 @@
 """The multi-step dialogs behind the agents and templates panels (and the palette).
 
-Each flow asks its questions with modal screens (`ActionRunner.ask`), calls the daemon
-(`ActionRunner.call`, whose confirmation flow asks before anything destructive), and reports
-what happened with `ActionRunner.report`: on the status line and in the message line of the
+Each flow asks its questions with modal screens (`Runner.ask`), calls the daemon
+(`Runner.call`, whose confirmation flow asks before anything destructive), and reports
+what happened with `Runner.report`: on the status line and in the message line of the
 panel on top. They run in workers, never in a key handler.
 """
 
@@ -22,7 +22,7 @@ from idea_tui.screens.editor import EditorScreen
 from idea_tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
-    from idea_tui.actions import ActionRunner
+    from idea_tui.ports import Runner
 
 Agent = dict[str, Any]
 
@@ -66,7 +66,7 @@ def template_label(agent: Agent) -> str:
 # ─── launching, going to, stopping ────────────────────────────────────────────────────
 
 
-async def launch(runner: ActionRunner, agent: Agent, where: str) -> bool:
+async def launch(runner: Runner, agent: Agent, where: str) -> bool:
     """Launch `agent` in a new split next to the focused cell ("split"), in the focused cell
     ("cell") or in the background ("background"). An agent already running in another cell
     offers to go there (AGT-6)."""
@@ -102,7 +102,7 @@ async def launch(runner: ActionRunner, agent: Agent, where: str) -> bool:
     return True
 
 
-async def go_to(runner: ActionRunner, agent: Agent, *, refresh: bool = False) -> bool:
+async def go_to(runner: Runner, agent: Agent, *, refresh: bool = False) -> bool:
     """Show the agent's cell (its page and project too)."""
     if refresh:
         listed = await runner.call("agent_list") or []
@@ -118,12 +118,12 @@ async def go_to(runner: ActionRunner, agent: Agent, *, refresh: bool = False) ->
     return await runner.call("select", target=f"%{cell}") is not None
 
 
-async def stop(runner: ActionRunner, agent: Agent) -> None:
+async def stop(runner: Runner, agent: Agent) -> None:
     if await runner.call("agent_stop", agent=agent["id"]) is not None:
         runner.report(f"{agent['name']} stopped")
 
 
-async def restart(runner: ActionRunner, agent: Agent) -> None:
+async def restart(runner: Runner, agent: Agent) -> None:
     status = await runner.call("agent_restart", agent=agent["id"])
     if status is not None:
         runner.report(f"{agent['name']} restarted: {agent_status(status)}")
@@ -132,7 +132,7 @@ async def restart(runner: ActionRunner, agent: Agent) -> None:
 # ─── creating, renaming, deleting, profiles ───────────────────────────────────────────
 
 
-async def pick_profile(runner: ActionRunner, question: str,
+async def pick_profile(runner: Runner, question: str,
                        current: str | None = None) -> str | None:
     """A profile id chosen from profile_list (configured ones, then the built-in ones)."""
     info = await runner.call("profile_list")
@@ -153,7 +153,7 @@ async def pick_profile(runner: ActionRunner, question: str,
     return chosen
 
 
-async def new_agent(runner: ActionRunner, template_id: str | None = None) -> Agent | None:
+async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | None:
     """Name, then scratch or a template (keep in sync on or off), then the profile.
 
     From the templates screen (`template_id` given) the template is chosen already and
@@ -205,7 +205,7 @@ async def new_agent(runner: ActionRunner, template_id: str | None = None) -> Age
     return created
 
 
-async def rename(runner: ActionRunner, agent: Agent) -> None:
+async def rename(runner: Runner, agent: Agent) -> None:
     name = await runner.ask(PromptScreen(f"New name for {agent['name']}:", agent["name"]))
     if name and name != agent["name"]:
         renamed = await runner.call("agent_rename", agent=agent["id"], name=name)
@@ -213,14 +213,14 @@ async def rename(runner: ActionRunner, agent: Agent) -> None:
             runner.report(f"{agent['name']} is now {renamed['name']} (its file keeps its name)")
 
 
-async def delete(runner: ActionRunner, agent: Agent) -> None:
+async def delete(runner: Runner, agent: Agent) -> None:
     # The daemon asks first ("confirm"): it says whether the agent runs and where the
     # Markdown goes.
     if await runner.call("agent_rm", agent=agent["id"]) is not None:
         runner.report(f"agent {agent['name']} deleted")
 
 
-async def change_profile(runner: ActionRunner, agent: Agent) -> None:
+async def change_profile(runner: Runner, agent: Agent) -> None:
     """Another CLI for the agent; a running one is relaunched in place after a
     confirmation that its provider conversation is lost (SWP-1)."""
     current = agent.get("profileId")
@@ -235,7 +235,7 @@ async def change_profile(runner: ActionRunner, agent: Agent) -> None:
         runner.report(f"{agent['name']} now uses {profile}")
 
 
-async def sync(runner: ActionRunner, agent: Agent) -> None:
+async def sync(runner: Runner, agent: Agent) -> None:
     """Replace the agent's Markdown with its template's (TPL-5); local edits are shown as
     a conflict (the daemon asks) and backed up (D24)."""
     result = await runner.call("agent_sync", agent=agent["id"])
@@ -249,7 +249,7 @@ async def sync(runner: ActionRunner, agent: Agent) -> None:
     runner.report(message)
 
 
-async def toggle_sync(runner: ActionRunner, agent: Agent) -> None:
+async def toggle_sync(runner: Runner, agent: Agent) -> None:
     on = not agent.get("synchronized")
     result = await runner.call("agent_set_sync", agent=agent["id"], on=on)
     if result is not None:
@@ -285,7 +285,7 @@ def _mtime(path: Path) -> int | None:
         return None
 
 
-async def edit_persona(runner: ActionRunner, agent: Agent) -> bool:
+async def edit_persona(runner: Runner, agent: Agent) -> bool:
     """The agent's Markdown in the built-in editor, read and written on this machine."""
     info = await runner.call("agent_path", agent=agent["id"])
     if not info:
@@ -331,7 +331,7 @@ def editor_command() -> list[str]:
     return shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
 
 
-async def edit_persona_external(runner: ActionRunner, agent: Agent) -> None:
+async def edit_persona_external(runner: Runner, agent: Agent) -> None:
     """The agent's Markdown in $VISUAL / $EDITOR, with the client suspended meanwhile."""
     from textual.app import SuspendNotSupported
 
@@ -358,7 +358,7 @@ async def edit_persona_external(runner: ActionRunner, agent: Agent) -> None:
 # ─── templates ────────────────────────────────────────────────────────────────────────
 
 
-async def new_template(runner: ActionRunner) -> bool:
+async def new_template(runner: Runner) -> bool:
     name = await runner.ask(PromptScreen("Name of the new template (e.g. Reviewer):"))
     if not name:
         return False
@@ -375,7 +375,7 @@ async def new_template(runner: ActionRunner) -> bool:
     return saved is not None
 
 
-async def edit_template(runner: ActionRunner, template_id: str) -> bool:
+async def edit_template(runner: Runner, template_id: str) -> bool:
     """The template's content in the editor; saving a change bumps its version (TPL-2)."""
     shown = await runner.call("template_show", template=template_id)
     if not shown:
@@ -397,7 +397,7 @@ async def edit_template(runner: ActionRunner, template_id: str) -> bool:
     return saved is not None
 
 
-async def delete_template(runner: ActionRunner, template: dict[str, Any]) -> bool:
+async def delete_template(runner: Runner, template: dict[str, Any]) -> bool:
     question = (f"Delete template {template['name']}? Agents made from it keep their "
                 "Markdown; the ones kept in sync stop getting updates.")
     if not await runner.ask(ConfirmScreen(question)):
@@ -408,7 +408,7 @@ async def delete_template(runner: ActionRunner, template: dict[str, Any]) -> boo
     return True
 
 
-async def install_team_pack(runner: ActionRunner) -> None:
+async def install_team_pack(runner: Runner) -> None:
     installed = await runner.call("template_install_pack")
     if installed is not None:
         names = ", ".join(t["name"] for t in installed)

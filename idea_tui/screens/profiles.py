@@ -34,7 +34,7 @@ from idea_tui.widgets.profile_row import (
 )
 
 if TYPE_CHECKING:
-    from idea_tui.actions import ActionRunner
+    from idea_tui.ports import Runner
 
 Profile = dict[str, Any]
 Detection = dict[str, Any]
@@ -65,7 +65,7 @@ class ProfilesScreen(ModalScreen[str | None]):
     ProfilesScreen .buttons Button { margin-right: 2; }
     """
 
-    def __init__(self, runner: ActionRunner | None, profiles: list[Profile] | None = None,
+    def __init__(self, runner: Runner | None, profiles: list[Profile] | None = None,
                  detection: list[Detection] | None = None, *, first_run: bool = False) -> None:
         super().__init__()
         self.runner = runner

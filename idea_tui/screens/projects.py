@@ -13,7 +13,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 if TYPE_CHECKING:
-    from idea_tui.actions import ActionRunner
+    from idea_tui.ports import Runner
 
 
 def project_label(project: dict[str, Any]) -> str:
@@ -34,7 +34,7 @@ class ProjectsScreen(ModalScreen[None]):
     ProjectsScreen .hint { color: $text-muted; }
     """
 
-    def __init__(self, runner: ActionRunner | None, projects: list[dict[str, Any]] | None = None,
+    def __init__(self, runner: Runner | None, projects: list[dict[str, Any]] | None = None,
                  cwd: str | None = None) -> None:
         super().__init__()
         self.runner = runner

@@ -16,7 +16,7 @@ from idea_tui.screens.action_list import ActionListScreen
 from idea_tui.widgets.message_line import MessageLine
 
 if TYPE_CHECKING:
-    from idea_tui.actions import ActionRunner
+    from idea_tui.ports import Runner
 
 Template = dict[str, Any]
 
@@ -45,7 +45,7 @@ class TemplatesScreen(ActionListScreen):
     TemplatesScreen .hint { color: $text-muted; margin-top: 1; }
     """
 
-    def __init__(self, runner: ActionRunner | None,
+    def __init__(self, runner: Runner | None,
                  listing: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.runner = runner

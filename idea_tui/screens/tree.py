@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, Tree
 
 if TYPE_CHECKING:
-    from idea_tui.actions import ActionRunner
+    from idea_tui.ports import Runner
 
 
 class TreeScreen(ModalScreen[None]):
@@ -23,7 +23,7 @@ class TreeScreen(ModalScreen[None]):
     TreeScreen .hint { color: $text-muted; }
     """
 
-    def __init__(self, runner: ActionRunner | None, overview: dict[str, Any] | None = None
+    def __init__(self, runner: Runner | None, overview: dict[str, Any] | None = None
                  ) -> None:
         super().__init__()
         self.runner = runner

@@ -1,0 +1,85 @@
+"""What the screens, flows and actions need of the app and of the action runner.
+
+Screens and flows type against `Runner`, the runner against `AppHost`: none of them imports
+`idea_tui.app` or `idea_tui.actions`, which import them (no import circle; a screen can be
+tested with any object that has these members).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from idea_tui.gateway import GatewayPort
+    from idea_tui.widgets.bars import StatusBar
+    from idea_tui.widgets.workspace_view import WorkspaceView
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What `Runner.attempt` got: a result, or an error message and its code."""
+
+    result: Any = None
+    error: str | None = None
+    code: str | None = None
+    declined: bool = False
+    """The daemon asked for a confirmation and the user said no."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class AppHost(Protocol):
+    """The attached app (`idea_tui.app.IdeaApp`) as the action runner uses it."""
+
+    gateway: GatewayPort | None
+    prefix: str
+    detach_reason: str
+
+    @property
+    def view(self) -> WorkspaceView: ...
+
+    @property
+    def status(self) -> StatusBar: ...
+
+    @property
+    def screen_stack(self) -> list[Screen[Any]]: ...
+
+    def start_mode(self, mode: str, label: str) -> None: ...
+
+    def push_screen(self, screen: Screen[Any],
+                    callback: Callable[[Any], None] | None = None) -> object: ...
+
+    def exit(self, result: str | None = None) -> None: ...
+
+    def copy_to_clipboard(self, text: str) -> None: ...
+
+    def run_worker(self, work: Any, *, group: str = "default") -> object: ...
+
+    def suspend(self) -> AbstractContextManager[None]: ...
+
+
+class Runner(Protocol):
+    """The action runner (`idea_tui.actions.ActionRunner`) as screens and flows use it."""
+
+    @property
+    def app(self) -> AppHost: ...
+
+    async def call(self, method: str, **params: Any) -> Any:
+        """Run a daemon command; a failure is reported and gives None."""
+
+    async def attempt(self, method: str, **params: Any) -> Answer:
+        """Run a daemon command; a failure is returned for the caller to word."""
+
+    def report(self, message: str, level: str = "info") -> None: ...
+
+    async def ask(self, screen: Screen[Any]) -> Any:
+        """Show a modal screen and wait for what it is dismissed with."""
+
+    def focused_target(self) -> str | None: ...
