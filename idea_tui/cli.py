@@ -214,6 +214,13 @@ def cmd_version(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp_server(args: argparse.Namespace) -> int:
+    # The stdio bridge an agent CLI spawns: headless, standard library only (MCP-3).
+    from adapters.mcp.bridge_client import run_bridge
+
+    return run_bridge(args.config)
+
+
 def cmd_daemon(args: argparse.Namespace) -> int:
     # The client never imports the daemon (the layers stay apart): this process becomes
     # `python -m idea_daemon`, as `idea` itself starts it.
@@ -347,6 +354,13 @@ def build_parser() -> argparse.ArgumentParser:
     from idea_tui.cli_agents import register as register_agents
 
     register_agents(sub)
+
+    bridge = add(
+        "mcp-server",
+        cmd_mcp_server,
+        "relay an agent CLI's MCP stdio to the daemon (spawned by the CLI, not by you)",
+    )
+    bridge.add_argument("--config", default="", help="the MCP config idea wrote for the agent")
 
     add("version", cmd_version, "print the version")
     daemon = add("daemon", cmd_daemon, "run the daemon (started automatically)")
