@@ -21,6 +21,7 @@ from idea_daemon.service import WorkspaceService
 def build(locations: Locations) -> DaemonServer:
     # Importing the modules registers their commands in HANDLERS.
     import idea_daemon.commands_agents
+    import idea_daemon.commands_persona
     import idea_daemon.commands_server
     import idea_daemon.commands_terminal
     import idea_daemon.commands_workspace  # noqa: F401

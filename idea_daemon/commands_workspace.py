@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from core.layout.model import iter_leaves
+from core.project import normalize_root
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.commands import _svc, caller_window, command, describe_cell
 from idea_daemon.runtime import ProjectRuntime
@@ -65,6 +68,25 @@ def project_open(server: DaemonServer, client: ClientConnection, params: dict[st
     window = _window_param(server, client, params)
     runtime = service.open_project(_path(params), window)
     return describe_project(service, runtime)
+
+
+@command("project_probe")
+def project_probe(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    """What is at a folder, for a client choosing between opening and creating a project:
+    clients never read a project's files themselves (the daemon may run elsewhere)."""
+    service = _svc(server)
+    path = _path(params)
+    if not os.path.isabs(path):
+        raise CommandError(f"the project path must be absolute, got {path!r}")
+    root = normalize_root(path)
+    directory = os.path.isdir(root)
+    return {
+        "root": root,
+        "directory": directory,
+        "registered": service.registry.get(root) is not None,
+        "hasProjectFile": directory and service.project_store.path(Path(root)).is_file(),
+        "open": root in service.projects,
+    }
 
 
 def _window_param(

@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from idea_tui.control import CommandFailed, DaemonError
 from idea_tui.keymap import ACTIONS_BY_NAME
-from idea_tui.ports import Answer, AppHost
+from idea_tui.ports import Answer, AppHost, open_or_new
 from idea_tui.view_actions import ViewActions
 
 
@@ -265,10 +265,9 @@ class ActionRunner(ViewActions):
 
     async def open_here(self, path: str) -> None:
         """Open the folder as a project, creating it first when it is not one yet."""
-        has_project = os.path.exists(os.path.join(path, ".ideai", "project.json"))
-        known = {p["root"] for p in await self.call("project_list") or []}
-        method = "project_open" if has_project or path in known else "project_new"
-        await self.call(method, path=path)
+        probe = await self.call("project_probe", path=path)
+        if probe is not None:
+            await self.call(open_or_new(probe), path=path)
 
     async def offer_resume(self) -> None:
         """After a restart: offer to resume the agents that were running (SWP-3)."""
@@ -388,7 +387,6 @@ class ActionRunner(ViewActions):
 
 
 def _absolute(path: str) -> str:
-    import os
 
     return os.path.abspath(os.path.expanduser(path))
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from idea_tui.cli_common import call, force_option, json_option, print_json, simple
+from idea_tui.control import CommandFailed
 
 
 def _editor() -> list[str]:
@@ -86,8 +87,29 @@ def cmd_agent_new(args: argparse.Namespace) -> int:
 
 
 def cmd_agent_edit(args: argparse.Namespace) -> int:
-    result = call(args, "agent_path", project=args.project, agent=args.agent)
-    return _edit_file(result["path"])
+    """$EDITOR on a copy of the persona; the daemon writes it back (the project's files are
+    the daemon's: it may run on another machine)."""
+    shown = call(args, "agent_persona_read", project=args.project, agent=args.agent)
+    with tempfile.TemporaryDirectory(prefix="idea-persona-") as folder:
+        copy = Path(folder) / Path(shown["path"]).name
+        copy.write_text(shown["content"], encoding="utf-8")
+        code = _edit_file(str(copy))
+        if code != 0:
+            return code
+        text = copy.read_text(encoding="utf-8")
+    if text == shown["content"]:
+        print(f"{shown['path']}: no change")
+        return 0
+    try:
+        written = call(args, "agent_persona_write", project=args.project, agent=args.agent,
+                       content=text, revision=shown["revision"], force=args.force or None)
+    except CommandFailed as exc:
+        if exc.code != "confirm":
+            raise
+        print(f"idea: {exc} (not saved; `idea agent edit -f` overwrites)", file=sys.stderr)
+        return 1
+    print(f"saved {written['path']}")
+    return 0
 
 
 def cmd_agent_rename(args: argparse.Namespace) -> int:
@@ -344,7 +366,10 @@ def register(sub: Any) -> None:
     new.add_argument("--profile", help="the CLI profile (default: the template's, or claude-code)")
     new.add_argument("--template", help="start from this template")
     new.add_argument("--sync", action="store_true", help="keep it in sync with the template")
-    action("edit", cmd_agent_edit, "edit the agent's Markdown in $EDITOR").add_argument("agent")
+    edit = action("edit", cmd_agent_edit, "edit the agent's Markdown in $EDITOR")
+    edit.add_argument("agent")
+    edit.add_argument("-f", "--force", action="store_true",
+                      help="save even if the file changed on disk meanwhile")
     rename = action("rename", cmd_agent_rename, "rename an agent (its file keeps its name)")
     rename.add_argument("agent")
     rename.add_argument("name")

@@ -83,3 +83,9 @@ class Runner(Protocol):
         """Show a modal screen and wait for what it is dismissed with."""
 
     def focused_target(self) -> str | None: ...
+
+
+def open_or_new(probe: dict[str, Any]) -> str:
+    """The command for a folder as `project_probe` described it: a folder that is a project
+    (registered, or with `.ideai/project.json`) is opened, any other is created."""
+    return "project_open" if probe["registered"] or probe["hasProjectFile"] else "project_new"

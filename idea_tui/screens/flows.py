@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import os
 import shlex
-import stat
 import subprocess
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from idea_tui.screens.choice import ChoiceScreen
@@ -260,70 +259,35 @@ async def toggle_sync(runner: Runner, agent: Agent) -> None:
 # ─── editing personas ─────────────────────────────────────────────────────────────────
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder and `os.replace`: a crash leaves
-    the old file or the new one, never half of one. The file keeps its permissions."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _mtime(path: Path) -> int | None:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return None
-
-
 async def edit_persona(runner: Runner, agent: Agent) -> bool:
-    """The agent's Markdown in the built-in editor, read and written on this machine."""
-    info = await runner.call("agent_path", agent=agent["id"])
-    if not info:
+    """The agent's Markdown in the built-in editor, read and written by the daemon (the
+    project may be on another machine than this client)."""
+    shown = await runner.call("agent_persona_read", agent=agent["id"])
+    if not shown:
         return False
-    path = Path(info["path"])
-    note = ""
-    try:
-        original = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        original, note = "", f"{path} does not exist: saving creates it"
-    except (OSError, UnicodeDecodeError) as exc:
-        runner.report(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", "error")
-        return False
+    name = PurePath(shown["path"]).name
+    original, base = shown["content"], shown["revision"]
+    note = "" if shown["exists"] else f"{shown['path']} does not exist: saving creates it"
     if agent.get("synchronized") and not note:
         note = (f"kept in sync with template {agent.get('template')}: a sync backs up your "
                 "edits and replaces them")
-    stamp = _mtime(path)
 
     async def save(text: str) -> bool:
-        nonlocal stamp, original
+        nonlocal original, base
         if text == original:
-            runner.report(f"{path.name}: no change")
+            runner.report(f"{name}: no change")
             return True
-        if _mtime(path) != stamp and not await runner.ask(ConfirmScreen(
-                f"{path.name} changed on disk since you opened it (a sync, or another "
-                "editor). Overwrite it with your version?")):
+        # The daemon asks (a "confirm" answer) when the file changed since it was read.
+        written = await runner.call("agent_persona_write", agent=agent["id"], content=text,
+                                    revision=base)
+        if written is None:
             return False
-        try:
-            write_atomically(path, text)
-        except OSError as exc:
-            runner.report(f"cannot write {path}: {exc.strerror or exc}", "error")
-            return False
-        original, stamp = text, _mtime(path)
-        runner.report(f"saved {path}")
+        original, base = text, written["revision"]
+        runner.report(f"saved {written['path']}")
         return True
 
-    saved = await runner.ask(EditorScreen(f" {agent['name']} — {path} ", original, save=save,
-                                          note=note))
+    saved = await runner.ask(EditorScreen(f" {agent['name']} — {shown['path']} ", original,
+                                          save=save, note=note))
     return saved is not None
 
 
@@ -332,27 +296,43 @@ def editor_command() -> list[str]:
 
 
 async def edit_persona_external(runner: Runner, agent: Agent) -> None:
-    """The agent's Markdown in $VISUAL / $EDITOR, with the client suspended meanwhile."""
+    """The agent's Markdown in $VISUAL / $EDITOR, with the client suspended meanwhile: the
+    editor works on a copy here, which the daemon then writes (asking if it changed)."""
     from textual.app import SuspendNotSupported
 
-    info = await runner.call("agent_path", agent=agent["id"])
-    if not info:
+    shown = await runner.call("agent_persona_read", agent=agent["id"])
+    if not shown:
         return
-    command = [*editor_command(), info["path"]]
-    try:
-        with runner.app.suspend():
-            code = subprocess.call(command)
-    except SuspendNotSupported:
-        runner.report("this terminal cannot hand over to $EDITOR: e edits here", "error")
+    name = PurePath(shown["path"]).name
+    with tempfile.TemporaryDirectory(prefix="idea-persona-") as folder:
+        copy = Path(folder) / name
+        copy.write_text(shown["content"], encoding="utf-8")
+        command = [*editor_command(), str(copy)]
+        try:
+            with runner.app.suspend():
+                code = subprocess.call(command)
+        except SuspendNotSupported:
+            runner.report("this terminal cannot hand over to $EDITOR: e edits here", "error")
+            return
+        except OSError as exc:
+            runner.report(f"cannot start {command[0]} ({exc.strerror or exc}): set $EDITOR",
+                          "error")
+            return
+        if code != 0:
+            runner.report(f"{command[0]} exited with code {code}", "error")
+            return
+        try:
+            text = copy.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            runner.report(f"cannot read the edited copy: {exc}", "error")
+            return
+    if text == shown["content"]:
+        runner.report(f"{name}: no change")
         return
-    except OSError as exc:
-        runner.report(f"cannot start {command[0]} ({exc.strerror or exc}): set $EDITOR",
-                      "error")
-        return
-    if code != 0:
-        runner.report(f"{command[0]} exited with code {code}", "error")
-    else:
-        runner.report(f"edited {info['path']}")
+    written = await runner.call("agent_persona_write", agent=agent["id"], content=text,
+                                revision=shown["revision"])
+    if written is not None:
+        runner.report(f"edited {written['path']}")
 
 
 # ─── templates ────────────────────────────────────────────────────────────────────────

@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from idea_tui.ports import open_or_new
+
 if TYPE_CHECKING:
     from idea_tui.ports import Runner
 
@@ -77,10 +79,10 @@ class ProjectsScreen(ModalScreen[None]):
         path = os.path.abspath(os.path.expanduser(event.value.strip()))
         if self.runner is None or not path:
             return
-        known = {project["root"] for project in self.projects or []}
-        has_project_file = os.path.exists(os.path.join(path, ".ideai", "project.json"))
-        method = "project_open" if path in known or has_project_file else "project_new"
-        result = await self.runner.call(method, path=path)
+        probe = await self.runner.call("project_probe", path=path)
+        if probe is None:
+            return
+        result = await self.runner.call(open_or_new(probe), path=path)
         if result is not None:
             self.dismiss(None)
 

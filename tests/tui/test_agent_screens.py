@@ -721,12 +721,22 @@ def test_shift_r_renames() -> None:
     assert gateway.params("agent_rename") == [{"agent": "a4", "name": "Tester"}]
 
 
-def test_e_edits_the_persona_in_the_built_in_editor(tmp_path: Path) -> None:
-    persona = tmp_path / ".ideai" / "agents" / "developer.md"
-    persona.parent.mkdir(parents=True)
-    persona.write_text(PERSONA, encoding="utf-8")
-    persona.chmod(0o640)
-    gateway = agents_gateway(agent_path={"path": str(persona)})
+# The persona lives with the daemon (maybe on another machine): a path that does not exist
+# here, so that a client reading or writing it itself would fail these tests.
+REMOTE_PERSONA = "/nonexistent-remote-project/.ideai/agents/developer.md"
+
+
+def persona_read(content: str = PERSONA) -> dict[str, Any]:
+    return {"path": REMOTE_PERSONA, "exists": True, "content": content, "revision": "rev-1"}
+
+
+def persona_written(params: dict[str, Any]) -> dict[str, Any]:
+    return {"path": REMOTE_PERSONA, "changed": True, "revision": "rev-2"}
+
+
+def test_e_edits_the_persona_in_the_built_in_editor_through_the_daemon() -> None:
+    gateway = agents_gateway(agent_persona_read=persona_read(),
+                             agent_persona_write=persona_written)
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot, row=2)
@@ -739,17 +749,18 @@ def test_e_edits_the_persona_in_the_built_in_editor(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.press("ctrl+s")
         await screen(pilot, AgentsScreen)
+        await until(pilot, lambda: message(pilot) == f"saved {REMOTE_PERSONA}")
 
     drive(make_app(gateway), scenario)
-    assert persona.read_text(encoding="utf-8") == PERSONA + "- keep commits small\n"
-    assert persona.stat().st_mode & 0o777 == 0o640
-    assert [p.name for p in persona.parent.iterdir()] == ["developer.md"]
+    assert gateway.params("agent_persona_read") == [{"agent": "a3"}]
+    assert gateway.params("agent_persona_write") == [
+        {"agent": "a3", "content": PERSONA + "- keep commits small\n", "revision": "rev-1"}]
+    assert not Path(REMOTE_PERSONA).parent.exists()
 
 
-def test_leaving_the_editor_with_changes_asks(tmp_path: Path) -> None:
-    persona = tmp_path / "dev.md"
-    persona.write_text(PERSONA, encoding="utf-8")
-    gateway = agents_gateway(agent_path={"path": str(persona)})
+def test_leaving_the_editor_with_changes_asks() -> None:
+    gateway = agents_gateway(agent_persona_read=persona_read(),
+                             agent_persona_write=persona_written)
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot, row=2)
@@ -763,35 +774,41 @@ def test_leaving_the_editor_with_changes_asks(tmp_path: Path) -> None:
         await screen(pilot, AgentsScreen)
 
     drive(make_app(gateway), scenario)
-    assert persona.read_text(encoding="utf-8") == PERSONA
+    assert "agent_persona_write" not in gateway.methods()
 
 
-def test_saving_over_a_file_changed_on_disk_asks(tmp_path: Path) -> None:
-    persona = tmp_path / "dev.md"
-    persona.write_text(PERSONA, encoding="utf-8")
-    gateway = agents_gateway(agent_path={"path": str(persona)})
+def test_saving_over_a_file_changed_on_disk_asks_and_no_keeps_the_editor() -> None:
+    def write(params: dict[str, Any]) -> dict[str, Any]:
+        if not params.get("force"):
+            raise CommandFailed("confirm", "developer.md changed on disk since you opened it "
+                                "(a sync, or another editor). Overwrite it with your version?")
+        return persona_written(params)
+
+    gateway = agents_gateway(agent_persona_read=persona_read(), agent_persona_write=write)
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot, row=2)
         await pilot.press("e")
         await screen(pilot, EditorScreen)
-        persona.write_text("synced meanwhile\n", encoding="utf-8")
-        import os
-
-        os.utime(persona, ns=(1, 1))
         await typed(pilot, "x")
         await pilot.press("ctrl+s")
         confirm = await screen(pilot, ConfirmScreen)
         assert "changed on disk" in confirm.question
         await pilot.press("n")
         await screen(pilot, EditorScreen)
+        await pilot.press("ctrl+s")
+        await screen(pilot, ConfirmScreen)
+        await pilot.press("y")
+        await screen(pilot, AgentsScreen)
 
     drive(make_app(gateway), scenario)
-    assert persona.read_text(encoding="utf-8") == "synced meanwhile\n"
+    sent = gateway.params("agent_persona_write")
+    assert [params.get("force") for params in sent] == [None, None, True]
+    assert {params["revision"] for params in sent} == {"rev-1"}
 
 
-def test_shift_e_without_a_real_terminal_says_so(tmp_path: Path) -> None:
-    gateway = agents_gateway(agent_path={"path": str(tmp_path / "dev.md")})
+def test_shift_e_without_a_real_terminal_says_so() -> None:
+    gateway = agents_gateway(agent_persona_read=persona_read())
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot, row=2)
@@ -800,6 +817,7 @@ def test_shift_e_without_a_real_terminal_says_so(tmp_path: Path) -> None:
         assert isinstance(pilot.app.screen, AgentsScreen)
 
     drive(make_app(gateway), scenario)
+    assert "agent_persona_write" not in gateway.methods()
 
 
 def test_an_empty_project_says_how_to_create_an_agent() -> None:

@@ -86,10 +86,41 @@ def test_projects_panel_opens_the_chosen_project() -> None:
                              ("project_open", {"path": "/home/user/api"})]
 
 
+def probe(root: str, *, project: bool) -> dict[str, object]:
+    """What `project_probe` answers for a folder."""
+    return {"root": root, "directory": True, "registered": False, "hasProjectFile": project,
+            "open": False}
+
+
+def test_projects_panel_asks_the_daemon_whether_a_folder_is_a_project() -> None:
+    """The daemon's files are not the client's (remote projects): a folder that holds a
+    project there is opened even though nothing exists at that path here."""
+    remote = "/nonexistent-remote-host/proj"
+    gateway = FakeGateway(results={"project_list": PROJECTS,
+                                   "project_probe": probe(remote, project=True),
+                                   "project_open": {"name": "proj", "root": remote}})
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await ready(pilot, gateway, SCENE)
+        await pilot.press("ctrl+b", "P")
+        screen = await wait_for_screen(pilot, ProjectsScreen)
+        await settle(pilot)
+        await pilot.press("tab")
+        screen.query_one(Input).value = remote
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(pilot.app.screen_stack) == 1
+
+    drive(make_app(gateway), scenario)
+    assert gateway.calls[-2:] == [("project_probe", {"path": remote}),
+                                  ("project_open", {"path": remote})]
+
+
 def test_projects_panel_creates_a_project_from_the_path_box(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     gateway = FakeGateway(results={"project_list": PROJECTS,
+                                   "project_probe": probe(str(fresh), project=False),
                                    "project_new": {"name": "fresh", "root": str(fresh)}})
 
     async def scenario(pilot: Pilot[str]) -> None:
