@@ -33,7 +33,8 @@ PROJECT_PACKAGES = ("adapters", "idea_tui", "idea_daemon")
 GUI_PACKAGES = ("textual", "rich")
 CORE_ALLOWED_THIRD_PARTY = ("msgspec",)
 # Third-party packages idea depends on: none may be loaded by core (msgspec aside).
-THIRD_PARTY = ("textual", "rich", "pyte", "wcwidth", "markdown_it", "pygments")
+THIRD_PARTY = ("textual", "rich", "pyte", "wcwidth", "markdown_it", "pygments", "dulwich",
+               "merge3")
 
 
 def _core_modules() -> list[str]:
