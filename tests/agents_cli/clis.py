@@ -1,9 +1,14 @@
 """Finding the real agent CLIs and running them with the built-in profiles' arguments.
 
 A CLI is looked up in `$IDEA_TEST_CLI_DIR` (one folder, or several separated by `:`), then
-on PATH, then in /tmp/clis/node_modules/.bin (where docs/profiles.md installs them). A
-missing CLI skips its tests with the reason, even under CI=true: these ~400 MB programs are
-the one documented exception to "CI runs every test" (tests/helpers/programs.py).
+on PATH, then where `.ci/run` installs the pinned Claude Code and Codex
+(`$IDEA_CI_CLIS/node_modules/.bin`, by default ~/.cache/idea-ci-clis), then in
+/tmp/clis/node_modules/.bin (where docs/profiles.md installs them by hand).
+
+A missing CLI skips its tests with the reason. Under CI (`CI=true`) a missing Claude Code or
+Codex fails instead: `.ci/run` installs those two, so their absence is a broken CI, not a
+reason to pass. Gemini CLI and Aider stay optional everywhere (each ~400 MB, not installed
+by CI): their tests skip.
 
 Every run gets a scratch HOME (and CODEX_HOME): the tests never read or write the user's own
 configuration, and nothing here needs a network or an account.
@@ -25,11 +30,20 @@ from core.agents.argv import command_line
 from core.agents.profile import AgentProfile, SessionMode
 
 DEFAULT_DIR = Path("/tmp/clis/node_modules/.bin")
+CI_INSTALLED = ("claude", "codex")
+"""The CLIs `.ci/run` installs: required under CI=true."""
 TIMEOUT = 120
 
 
+def ci_dir() -> Path:
+    """The `.bin` folder of the CLIs `.ci/run` installs."""
+    root = os.environ.get("IDEA_CI_CLIS") or str(Path.home() / ".cache" / "idea-ci-clis")
+    return Path(root) / "node_modules" / ".bin"
+
+
 def find_cli(name: str) -> Path | None:
-    for folder in (os.environ.get("IDEA_TEST_CLI_DIR"), None, str(DEFAULT_DIR)):
+    for folder in (os.environ.get("IDEA_TEST_CLI_DIR"), None, str(ci_dir()),
+                   str(DEFAULT_DIR)):
         if folder == "":
             continue
         found = shutil.which(name, path=folder) if folder else shutil.which(name)
@@ -39,11 +53,15 @@ def find_cli(name: str) -> Path | None:
 
 
 def require_cli(name: str) -> Path:
-    """The CLI's path; skips the test when it is not installed (see the module docstring)."""
+    """The CLI's path; skips the test when it is not installed, fails it under CI for the
+    CLIs CI installs (see the module docstring)."""
     path = find_cli(name)
     if path is None:
-        pytest.skip(f"{name} is not installed (looked in $IDEA_TEST_CLI_DIR, PATH and "
-                    f"{DEFAULT_DIR}; docs/profiles.md says how to install it)")
+        reason = (f"{name} is not installed (looked in $IDEA_TEST_CLI_DIR, PATH, {ci_dir()} "
+                  f"and {DEFAULT_DIR}; docs/profiles.md says how to install it)")
+        if name in CI_INSTALLED and os.environ.get("CI") == "true":
+            pytest.fail(f"{reason}, and .ci/run installs it for CI", pytrace=False)
+        pytest.skip(reason)
     return path
 
 

@@ -1,0 +1,15 @@
+"""A scripted model server for the real agent CLIs (see `server.py`, `script.py`)."""
+
+from tests.agents_cli.model_server.script import (
+    McpCall,
+    ModelRequest,
+    Rule,
+    Script,
+    Text,
+    ToolCall,
+    UsageLimit,
+)
+from tests.agents_cli.model_server.server import ModelServer, Other, model_server
+
+__all__ = ["McpCall", "ModelRequest", "ModelServer", "Other", "Rule", "Script", "Text",
+           "ToolCall", "UsageLimit", "model_server"]
