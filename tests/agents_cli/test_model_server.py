@@ -156,8 +156,9 @@ def test_openai_function_call_names_the_namespace_and_the_tool(
 def test_openai_newest_input_is_what_follows_the_models_last_item(
         script: Script, server: ModelServer) -> None:
     script.add("RESULT-7", [Text("thanks")])
-    items: list[dict[str, Any]] = [{"type": "message", "role": "user", "content": [{"type": "input_text",
-                                                             "text": "RESULT-7 earlier"}]},
+    earlier = {"type": "input_text", "text": "RESULT-7 earlier"}
+    items: list[dict[str, Any]] = [
+             {"type": "message", "role": "user", "content": [earlier]},
              {"type": "function_call", "name": "x", "arguments": "{}", "call_id": "c1"},
              {"type": "function_call_output", "call_id": "c1",
               "output": "Wall time: 0.1 seconds\nOutput:\n{\"result\": \"RESULT-7\"}"}]
