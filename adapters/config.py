@@ -21,6 +21,7 @@ import msgspec
 from core.errors import IdeaError
 
 MAX_SCROLLBACK = 1_000_000
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 class ConfigError(IdeaError):
@@ -40,11 +41,20 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 def load_config(path: Path) -> tuple[Config, str | None]:
     """The settings, and a message for the user when the file had to be ignored."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return Config(), None
     except OSError as exc:
         return Config(), f"cannot read {path}: {exc.strerror}; using the defaults"
+    if len(raw) > MAX_CONFIG_BYTES:
+        return Config(), (f"{path} is larger than {MAX_CONFIG_BYTES // 1024} KiB, which no "
+                          "settings file is; using the defaults")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Config(), (f"{path} is not UTF-8 text (bad byte at offset {exc.start}); "
+                          "using the defaults")
     try:
         config = parse_config(text, str(path))
     except ConfigError as exc:

@@ -11,12 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adapters.store.atomic import read_json, write_json_atomic
+from adapters.store._reader import JsonReader, key_at
+from adapters.store.atomic import ensure_directory, read_json, replace_json
 from core.agents.agent import Agent
-from core.errors import IdeaError
+from core.errors import StoreError
 from core.layout import ops
 from core.layout.model import iter_leaves
 from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.runtime_files import recover
 
 if TYPE_CHECKING:
     from idea_daemon.service import WorkspaceService
@@ -105,12 +107,18 @@ class AgentRecords:
         return Path(runtime.root) / RUN_DIR / BACKGROUND_FILE
 
     def _load_background(self, runtime: ProjectRuntime) -> dict[str, dict[str, Any]]:
+        """The background agents recorded as running. The file is idea's own runtime state:
+        one it cannot read is set aside (and reported) so that recording starts afresh."""
+        path = self._background_path(runtime)
         try:
-            data = read_json(self._background_path(runtime))
-        except (FileNotFoundError, IdeaError):
+            return decode_background(read_json(path), str(path))
+        except FileNotFoundError:
             return {}
-        agents = data.get("agents", {}) if isinstance(data, dict) else {}
-        return {k: v for k, v in agents.items() if isinstance(v, dict)}
+        except StoreError as exc:
+            message, _ = recover(exc, path, "no background agent is offered for resuming")
+            runtime.problems.append(message)
+            self.service.notify_problem(runtime, message)
+            return {}
 
     def _record_background(self, runtime: ProjectRuntime, agent: Agent,
                            conversation_id: str | None, running: bool) -> None:
@@ -125,5 +133,24 @@ class AgentRecords:
 
     def _write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
         path = self._background_path(runtime)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_json_atomic(path, {"version": 1, "agents": entries})
+        ensure_directory(path.parent)
+        replace_json(path, {"version": 1, "agents": entries},
+                     lambda data: decode_background(data, str(path)))
+
+
+def decode_background(data: object, source: str) -> dict[str, dict[str, Any]]:
+    """`{"version": 1, "agents": {agentId: {"conversationId", "running"}}}`.
+
+    Raises:
+        CorruptFile: Another shape; NewerVersion: a newer idea wrote it.
+    """
+    read = JsonReader(source)
+    top = read.mapping(data, "")
+    read.version(top, 1)
+    agents = read.mapping(top.get("agents", {}), "agents")
+    for agent_id, entry in agents.items():
+        at = key_at("agents", agent_id)
+        read.mapping(entry, at)
+        read.optional_text(entry, "conversationId", at)
+        read.flag(entry, "running", at)
+    return dict(agents)

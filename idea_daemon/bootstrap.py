@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from adapters.config import load_config
 from adapters.emulator import PyteEmulator
@@ -14,6 +15,7 @@ from idea_daemon.agent_admin import AgentAdmin
 from idea_daemon.agents import AgentRuntime
 from idea_daemon.commands import HANDLERS
 from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.runtime_files import check_user_file
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
 
@@ -44,9 +46,19 @@ def build(locations: Locations) -> DaemonServer:
         server.service.problems.append(problem)
     agents = AgentRuntime(server.service, locations.data)
     admin = AgentAdmin(agents, locations.data)
+    # The user's profiles are read now, once, so a damaged file is reported at start (it
+    # is left alone; the built-in profiles still work).
+    profiles_problem = check_user_file(agents.profile_store.load,
+                                       "the built-in profiles are used")
+    if profiles_problem is not None:
+        server.service.problems.append(profiles_problem)
     server.agents, server.admin = agents, admin
 
     def on_project_open(runtime: ProjectRuntime) -> None:
+        problem = check_user_file(lambda: agents.agent_store.load(Path(runtime.root)),
+                                  "its agents cannot be launched until it is fixed")
+        if problem is not None:
+            runtime.problems.append(problem)
         runtime.notices = admin.drift_messages(runtime)
         try:
             resumable = [entry["agent"] for entry in agents.resumable(runtime)]

@@ -81,7 +81,7 @@ class ProjectOps(WorkspaceState):
         try:
             self.registry.touch(root)
         except IdeaError as exc:
-            log.warning("registry touch: %s", exc)
+            self.store_failed("projects", runtime, exc)
         self._sync_all_pages(runtime)
         for handler in self.open_handlers:
             handler(runtime)

@@ -22,7 +22,7 @@ from adapters.store.project_codec import ProjectStore
 from adapters.store.registry import ProjectRegistry
 from adapters.store.workspace_codec import WorkspaceStore
 from core import workspace as ws
-from core.errors import IdeaError, StoreError
+from core.errors import CorruptFile, IdeaError, NewerVersion, StoreError
 from core.layout import geometry as geo
 from core.layout import ops
 from core.layout.model import LayoutKind, LayoutTree, Leaf, iter_leaves
@@ -30,6 +30,7 @@ from core.project import Project
 from core.terminal import TerminalEmulator, TerminalEvent, TerminalEventKind
 from idea_daemon.lookups import DEFAULT_WINDOW, CellRef, Listener, WorkspaceLookups
 from idea_daemon.runtime import ProjectRuntime
+from idea_daemon.runtime_files import check_idea_file, recover
 from idea_daemon.session import SpawnSpec, TerminalSession
 
 log = logging.getLogger(__name__)
@@ -78,21 +79,27 @@ class WorkspaceState(WorkspaceLookups):
         self.agent_cell_message: Callable[[ProjectRuntime, Leaf], tuple[str, str]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._workspace_save: asyncio.TimerHandle | None = None
+        self._failing_stores: set[str] = set()
 
     # ─── startup and shutdown ────────────────────────────────────────────────────────
 
     def restore(self, loop: asyncio.AbstractEventLoop) -> None:
         """Reopen the windows and projects of the last run (shells start anew)."""
         self._loop = loop
+        registry_problem = check_idea_file(
+            self.registry.list_projects, self.registry.path, "the list of projects starts empty")
+        if registry_problem is not None:
+            self.problems.append(registry_problem)
         try:
             self.workspace = self.workspace_store.load()
             self.window_sizes.update(
                 {w.id: w.size for w in self.workspace.windows if w.size is not None}
             )
         except StoreError as exc:
-            self.workspace_writable = False
-            self.problems.append(f"{exc.message} — windows start empty and it is not rewritten.")
-            log.error("workspace: %s", exc.message)
+            message, fresh = recover(exc, self.workspace_store.path, "windows start empty")
+            # Set aside, the file no longer stands in the way; else it is never rewritten.
+            self.workspace_writable = fresh
+            self.problems.append(message)
         for window in self.workspace.windows:
             for root in window.tabs:
                 try:
@@ -443,5 +450,26 @@ class WorkspaceState(WorkspaceLookups):
             return
         try:
             self.workspace_store.save(self.workspace)
-        except StoreError:
-            self.workspace_writable = False
+        except StoreError as exc:
+            # A file that turned unreadable meanwhile is never overwritten: stop trying.
+            # Other failures (disk full, permissions) are retried on the next change.
+            if isinstance(exc, CorruptFile | NewerVersion):
+                self.workspace_writable = False
+            self.store_failed("workspace", None, exc)
+        else:
+            self._failing_stores.discard("workspace")
+
+    def store_failed(self, store: str, runtime: ProjectRuntime | None, exc: IdeaError) -> None:
+        """A save failed: log it, and tell the clients once until a save works again."""
+        log.error("saving %s: %s", store, exc.message)
+        if store in self._failing_stores:
+            return
+        self._failing_stores.add(store)
+        window = self.window_of_project(runtime) if runtime is not None else None
+        self._listener.notify(window.id if window else None, f"not saved: {exc.message}",
+                              "error")
+
+    def notify_problem(self, runtime: ProjectRuntime, message: str) -> None:
+        """Tell the clients showing a project about a problem with one of its files."""
+        window = self.window_of_project(runtime)
+        self._listener.notify(window.id if window else None, message, "error")

@@ -22,6 +22,7 @@ import json
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,9 @@ from typing import Any
 from core.errors import CorruptFile, FileAccessError
 
 DEFAULT_MODE = 0o644
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""No file idea reads is anywhere near this: a larger one is damaged (or not ours), and is
+refused before it is read into memory."""
 
 
 def dumps(data: Any) -> str:
@@ -141,12 +145,7 @@ def read_json(path: Path) -> Any:
         FileAccessError: The system refused the read.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise FileAccessError(path, "read", _reason(error)) from error
+    raw = read_bytes_bounded(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -163,6 +162,51 @@ def read_json(path: Path) -> Any:
         raise CorruptFile(path, f"{error} is not a JSON number") from error
     except RecursionError as error:
         raise CorruptFile(path, "the JSON is nested too deeply") from error
+
+
+def read_bytes_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A file's bytes, refusing one larger than `limit` without reading it all.
+
+    Raises:
+        FileNotFoundError: The file does not exist.
+        CorruptFile: It is larger than `limit`.
+        FileAccessError: The system refused the read.
+    """
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise FileAccessError(path, "read", _reason(error)) from error
+    if len(raw) > limit:
+        raise CorruptFile(path, f"it is larger than {limit // (1024 * 1024)} MiB")
+    return raw
+
+
+def set_aside(path: Path, now: float | None = None) -> Path:
+    """Rename a damaged file idea alone writes to `NAME.corrupt-YYYYmmddTHHMMSS` beside it,
+    so the daemon can start afresh while the bytes stay for the user to look at.
+
+    Returns:
+        Where the file went.
+
+    Raises:
+        FileAccessError: The rename was refused (the file is then left where it was).
+    """
+    path = Path(path)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime(now))
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    number = 1
+    while target.exists():
+        number += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{number}")
+    try:
+        os.rename(path, target)
+    except OSError as error:
+        raise FileAccessError(path, "set aside", _reason(error)) from error
+    _fsync_directory(path.parent)
+    return target
 
 
 def replace_json(path: Path, data: Any, check: Callable[[Any], object]) -> None:
