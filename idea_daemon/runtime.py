@@ -41,6 +41,9 @@ class ProjectRuntime:
     notices: list[str] = field(default_factory=list)
     """Things to tell a client attaching to this project (template updates available...)."""
     pages: dict[str, PageState] = field(default_factory=dict)
+    saved_layouts: LayoutSet | None = None
+    """What `layouts.json` holds (as read or last written): an unchanged set is not written
+    again, so reopening a project leaves a committed file as it is."""
 
     @property
     def root(self) -> str:

@@ -141,8 +141,11 @@ class WorkspaceState(WorkspaceLookups):
         except (StoreError, IdeaError) as exc:
             problems.append(f"{exc.message} (left untouched; a default layout is used in memory)")
             layouts, layouts_writable = default_layouts(self._new_id), False
+        saved = layouts if layouts_writable and self.layout_store.path(Path(root)).exists() \
+            else None
         layouts = ops.reconcile_duplicate_agents(layouts)
         runtime = ProjectRuntime(project, layouts, layouts_writable, project_writable, problems)
+        runtime.saved_layouts = saved
         self.projects[root] = runtime
         return runtime
 
@@ -222,15 +225,18 @@ class WorkspaceState(WorkspaceLookups):
             if leaf.session is not None and leaf.session in self.sessions:
                 continue
             if leaf.agent is not None:
-                # An agent's cell waits for its agent (launch or resume), not a shell.
-                if leaf.session is not None:
-                    tree = ops.replace_leaf(tree, leaf.id, replace(leaf, session=None))
-                    changed = True
+                # An agent's cell waits for its agent (launch or resume), not a shell. The
+                # session it records stays as it is: rewriting it would change a
+                # committed file at every start of the daemon.
                 continue
             cols, rows = sizes.get(leaf.id, (80, 24))
-            session = self._spawn(leaf.id, cwd or runtime.root, cols, rows)
-            tree = ops.replace_leaf(tree, leaf.id, replace(leaf, session=session.id))
-            changed = True
+            # A shell restarted in a cell keeps the session id the cell recorded, so that
+            # reopening a project (a daemon restart) leaves `layouts.json` as committed.
+            session = self._spawn(leaf.id, cwd or runtime.root, cols, rows,
+                                  session_id=leaf.session)
+            if session.id != leaf.session:
+                tree = ops.replace_leaf(tree, leaf.id, replace(leaf, session=session.id))
+                changed = True
         if changed:
             runtime.set_tree(layout_id, tree)
         self._page_sessions[(runtime.root, layout_id)] = {
@@ -245,12 +251,14 @@ class WorkspaceState(WorkspaceLookups):
             if sid in self.sessions
         }
 
-    def _spawn(self, cell_id: str, cwd: str, cols: int, rows: int) -> TerminalSession:
-        """Start the user's shell for a cell."""
+    def _spawn(self, cell_id: str, cwd: str, cols: int, rows: int,
+               *, session_id: str | None = None) -> TerminalSession:
+        """Start the user's shell for a cell (as `session_id` when that id is free)."""
         env = self.cell_env(cell_id)
         if not os.path.isdir(cwd):
             cwd = env.get("HOME", "/")
-        return self.spawn_program(SpawnSpec([user_shell(env)], cwd, env), cols, rows)
+        return self.spawn_program(SpawnSpec([user_shell(env)], cwd, env), cols, rows,
+                                  session_id=session_id)
 
     def cell_env(self, cell_id: str) -> dict[str, str]:
         """The environment of D22 for a program in a cell (or a background agent)."""
@@ -265,10 +273,14 @@ class WorkspaceState(WorkspaceLookups):
         )
 
     def spawn_program(self, spec: SpawnSpec, cols: int, rows: int,
-                      *, agent_id: str | None = None, agent_name: str = "") -> TerminalSession:
+                      *, agent_id: str | None = None, agent_name: str = "",
+                      session_id: str | None = None) -> TerminalSession:
         """Start any program on a new PTY; a spawn failure stays visible in the session."""
+        if session_id is None or session_id in self.sessions:
+            # (Two clones of one repository may record the same id: the second gets a new.)
+            session_id = self._new_id()
         session = TerminalSession(
-            id=self._new_id(),
+            id=session_id,
             emulator=self._emulator_factory(max(1, cols), max(1, rows)),
             on_change=self._listener.output,
             on_exit=self._on_session_exit,
@@ -426,10 +438,11 @@ class WorkspaceState(WorkspaceLookups):
     # ─── persistence ─────────────────────────────────────────────────────────────────
 
     def _save_layouts(self, runtime: ProjectRuntime) -> None:
-        if not runtime.layouts_writable:
+        if not runtime.layouts_writable or runtime.layouts == runtime.saved_layouts:
             return
         try:
             self.layout_store.save(Path(runtime.root), runtime.layouts)
+            runtime.saved_layouts = runtime.layouts
         except StoreError as exc:
             runtime.layouts_writable = False
             log.error("saving layouts of %s: %s", runtime.root, exc.message)
