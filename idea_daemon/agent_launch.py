@@ -14,7 +14,9 @@ from pathlib import Path
 from core.agents.agent import Agent
 from core.agents.argv import command_line, render_cwd, render_env
 from core.agents.context import ContextSections, compose_context
+from core.agents.errors import UnsafePath
 from core.agents.profile import AgentProfile, ConventionFile, SessionMode
+from core.ids import id_problem
 from idea_daemon.agent_records import RUN_DIR
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import SpawnSpec
@@ -45,6 +47,23 @@ def context_sections(runtime: ProjectRuntime, persona: str) -> ContextSections:
     )
 
 
+def run_dir_of(root: str, agent_id: str) -> Path:
+    """`.ideai/run/<agent-id>/`, checked before any I/O: the id is one safe path component
+    and no symbolic link (a clone may commit `.ideai/run` as one) leads it out of `.ideai/`.
+
+    Raises:
+        UnsafePath: The id or the folder is refused.
+    """
+    problem = id_problem(agent_id)
+    if problem is not None:
+        raise UnsafePath(agent_id, "agent id", problem)
+    ideai = Path(root) / ".ideai"
+    run_dir = Path(root) / RUN_DIR / agent_id
+    if not run_dir.resolve().is_relative_to(ideai.resolve()):
+        raise UnsafePath(str(run_dir), "run folder", "a symbolic link leads it outside .ideai/")
+    return run_dir
+
+
 def prepare_launch(
     runtime: ProjectRuntime,
     agent: Agent,
@@ -60,8 +79,13 @@ def prepare_launch(
 
     Raises:
         PlaceholderError: A profile template names a value that cannot be given.
+        UnsafePath: The run dir or the conversation id is refused (see `run_dir_of`).
     """
-    run_dir = Path(runtime.root) / RUN_DIR / agent.id
+    run_dir = run_dir_of(runtime.root, agent.id)
+    # A recorded conversation id goes into argv (`--resume ID`): `-x` must not be an option.
+    conversation_problem = None if conversation_id is None else id_problem(conversation_id)
+    if conversation_id is not None and conversation_problem is not None:
+        raise UnsafePath(conversation_id, "recorded conversation id", conversation_problem)
     run_dir.mkdir(parents=True, exist_ok=True)
     content = compose_context(context_sections(runtime, persona))
     context_path = run_dir / CONTEXT_FILE

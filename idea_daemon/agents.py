@@ -33,6 +33,7 @@ from core.agents.profile import (
 )
 from core.agents.singleton import BACKGROUND, InCell, LaunchAction, Location, decide_launch
 from core.errors import IdeaError, StoreError
+from core.ids import is_safe_id
 from core.layout import ops
 from core.layout.model import Direction, iter_leaves
 from idea_daemon.agent_delivery import deliver_stdin
@@ -331,6 +332,11 @@ class AgentRuntime(AgentRecords):
             return {s.conversation_id for s in self.service.sessions.values() if s.conversation_id}
 
         def found(conversation_id: str) -> None:
+            if not is_safe_id(conversation_id):
+                # layouts.json would no longer load, and argv would carry it: not recorded.
+                log.warning("agent %s: discovered conversation id %r refused",
+                            agent.name, conversation_id[:80])
+                return
             session.conversation_id = conversation_id
             self._record_conversation(runtime, agent.id, conversation_id)
             log.info("agent %s: conversation %s discovered", agent.name, conversation_id)

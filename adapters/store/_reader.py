@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from core.errors import CorruptFile, NewerVersion
+from core.ids import id_problem
 
 
 def key_at(at: str, key: str) -> str:
@@ -97,6 +98,27 @@ class JsonReader:
         if value is not None and not isinstance(value, str):
             self.expect(value, key_at(at, key), "a string")
         return value
+
+    def safe_id(self, obj: dict[str, Any], key: str, at: str) -> str:
+        """A required id that may become a path component (the rule of `core.ids`)."""
+        value = self.text(obj, key, at)
+        self._check_id(value, key_at(at, key))
+        return value
+
+    def optional_safe_id(self, obj: dict[str, Any], key: str, at: str) -> str | None:
+        """An id that may be absent or null; when present, `safe_id`'s rule applies."""
+        value = self.optional_text(obj, key, at)
+        if value is not None:
+            self._check_id(value, key_at(at, key))
+        return value
+
+    def _check_id(self, value: str, at: str) -> None:
+        if not value.strip():
+            self.fail(at, "must not be blank")
+        problem = id_problem(value)
+        if problem is not None:
+            # repr() shows control characters escaped, never raw, in the message.
+            self.fail(at, f"{value[:80]!r} is not a safe id: {problem}")
 
     def flag(self, obj: dict[str, Any], key: str, at: str) -> bool:
         """A boolean that may be absent (false)."""

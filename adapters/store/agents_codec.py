@@ -105,6 +105,8 @@ def _aliased(read: JsonReader, obj: dict[str, Any], key: str, alias: str, at: st
 def _decode_agent(read: JsonReader, item: object, at: str) -> Agent:
     obj = read.mapping(item, at)
     agent_id = _aliased(read, obj, "agentId", "id", at)
+    # The id names `.ideai/run/<id>/`: a clone's `../../x` must fail here, before any I/O.
+    read.safe_id(obj, "agentId" if "agentId" in obj else "id", at)
     md_path = _aliased(read, obj, "mdPath", "md", at)
     origin = _decode_origin(read, obj, at)
     skills_at = key_at(at, "skills")
@@ -125,6 +127,9 @@ def _decode_agent(read: JsonReader, item: object, at: str) -> Agent:
             extra=unknown_keys(obj, _ENTRY_KEYS),
         )
     except UnsafePath as error:
+        if error.what == "agent id":
+            key = "agentId" if "agentId" in obj else "id"
+            read.fail(key_at(at, key), f"{agent_id!r} cannot name a folder: {error.detail}")
         read.fail(key_at(at, "mdPath" if "mdPath" in obj else "md"), error.message)
     except EmptyName as error:
         key = "name" if error.what == "agent" else "agentId" if "agentId" in obj else "id"

@@ -100,7 +100,7 @@ class _Decoder:
             except LayoutError as error:
                 self.read.fail(key_at(at, "tree"), error.message)
         return Layout(
-            self.read.text(obj, "id", at),
+            self.read.safe_id(obj, "id", at),
             self.read.text(obj, "name", at),
             kind,
             tree,
@@ -130,11 +130,13 @@ class _Decoder:
 
     def leaf(self, obj: dict[str, Any], at: str) -> Leaf:
         return Leaf(
-            id=self.read.text(obj, "id", at),
+            id=self.read.safe_id(obj, "id", at),
             session=self.read.optional_text(obj, "session", at),
-            agent=self.read.optional_text(obj, "agent", at),
+            # An agent id names a run dir; a conversation id goes into the CLI's argv
+            # (`--resume ID`), where `-x` would be read as an option.
+            agent=self.read.optional_safe_id(obj, "agent", at),
             agent_was_running=self.read.flag(obj, "agentWasRunning", at),
-            conversation_id=self.read.optional_text(obj, "conversationId", at),
+            conversation_id=self.read.optional_safe_id(obj, "conversationId", at),
             extra=unknown_keys(obj, _LEAF_KEYS),
         )
 
@@ -158,7 +160,7 @@ class _Decoder:
             node = _stash(node, _CHILD, unknown_keys(child, ("node", "weight")))
             children.append(WeightedChild(node, weight))
         return Split(
-            self.read.text(obj, "id", at),
+            self.read.safe_id(obj, "id", at),
             direction,
             tuple(children),
             unknown_keys(obj, _SPLIT_KEYS),
@@ -190,7 +192,7 @@ class _Decoder:
                 )
             )
         return Grid(
-            self.read.text(obj, "id", at),
+            self.read.safe_id(obj, "id", at),
             weights["colWeights"],
             weights["rowWeights"],
             tuple(cells),

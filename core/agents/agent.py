@@ -33,6 +33,7 @@ from core.agents.errors import (
     UnsafePath,
 )
 from core.agents.naming import relative_path_problem, unique_md_path
+from core.ids import id_problem
 from core.layout.model import EMPTY_EXTRA
 
 MANIFEST_VERSION = 1
@@ -115,6 +116,10 @@ class Agent:
     def __post_init__(self) -> None:
         if not self.id.strip():
             raise EmptyName("agent id")
+        # The id names the agent's run dir (`.ideai/run/<id>/`): one safe path component.
+        id_trouble = id_problem(self.id)
+        if id_trouble is not None:
+            raise UnsafePath(self.id, "agent id", id_trouble)
         if not self.name.strip():
             raise EmptyName("agent")
         problem = relative_path_problem(self.md_path)

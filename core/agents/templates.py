@@ -22,7 +22,6 @@ Decisions where the seed is silent:
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -31,18 +30,15 @@ from typing import Any, Final
 
 from core.agents.agent import Agent, AgentManifest, FromTemplate, replace_agent
 from core.agents.errors import EmptyName, NotFromTemplate, NotSynchronized, UnsafePath
+from core.ids import id_problem
 from core.layout.model import EMPTY_EXTRA
 
 HASH_PREFIX = "sha256:"
 
-_TEMPLATE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
-
-
 def template_id_problem(template_id: str) -> str | None:
-    """Why a template id cannot name `templates/md/<id>.md`, or None when it can."""
-    if _TEMPLATE_ID.fullmatch(template_id):
-        return None
-    return "use letters, digits, '.', '_' or '-' (128 at most, not starting with '.')"
+    """Why a template id cannot name `templates/md/<id>.md`, or None when it can (the one
+    rule of `core.ids`)."""
+    return id_problem(template_id)
 
 
 def content_hash(text: str) -> str:

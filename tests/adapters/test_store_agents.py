@@ -197,6 +197,11 @@ def _entry(**changes: Any) -> dict[str, Any]:
         ([_entry(synchronized=True)], "agents[0].synchronized: Agent X cannot be kept in sync"),
         ([_entry(name=" ")], "agents[0].name: must not be blank"),
         ([_entry(agentId=None, id="")], "agents[0].id: must not be blank"),
+        # Ids become `.ideai/run/<id>/` (issue 7): one rule, before any I/O.
+        ([_entry(agentId="../../../x")], "agents[0].agentId: '../../../x' is not a safe id"),
+        ([_entry(agentId=None, id="a/b")], "agents[0].id: 'a/b' is not a safe id"),
+        ([_entry(agentId="-rf")], "agents[0].agentId: '-rf' is not a safe id"),
+        ([_entry(agentId="x\x1b]0;t\x07")], "agents[0].agentId: 'x\\x1b]0;t\\x07' is not"),
         ([_entry(skills="s1")], "agents[0].skills: expected an array"),
         ([_entry(origin={"type": "clone"})], "agents[0].origin.type: unknown origin type"),
         (

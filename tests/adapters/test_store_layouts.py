@@ -198,6 +198,7 @@ def broken(path: str, value: Any) -> dict[str, Any]:
 
 
 CHILD = "layouts.0.tree.root.node.children.1"
+LEAF = "layouts.0.tree.root.node.children.0.node.node.children.0.node.node"
 
 
 @pytest.mark.parametrize(
@@ -210,6 +211,13 @@ CHILD = "layouts.0.tree.root.node.children.1"
         (broken(f"{CHILD}.node.node.direction", "diagonal"), "children[1].node.node.direction"),
         (broken(f"{CHILD}.weight", 0.0), "layouts[0].tree: Container"),
         (broken("layouts.1.kind", "browser"), "layouts[1].kind: unknown layout kind"),
+        # Ids that may become paths or argv follow core.ids (issue 7).
+        (broken("layouts.1.id", "../x"), "layouts[1].id: '../x' is not a safe id"),
+        (broken(f"{CHILD}.node.node.id", "a/b"), "children[1].node.node.id: 'a/b' is not"),
+        (broken(f"{LEAF}.agent", "../../a"),
+         "children[0].node.node.agent: '../../a' is not a safe id"),
+        (broken(f"{LEAF}.conversationId", "--yolo"),
+         "children[0].node.node.conversationId: '--yolo' is not a safe id"),
         (broken("layouts", []), "layouts: at least one layout"),
         (broken("layouts", {}), "layouts: expected an array, found an object"),
         (broken("version", "1"), "version: expected a positive integer"),
