@@ -16,6 +16,7 @@ import re
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
+from core.safe_text import MAX_NOTICE, MAX_TITLE, clean
 from core.terminal import TerminalEvent, TerminalEventKind
 
 # ConEmu uses `OSC 9 ; <number> ; …` for progress bars and other commands, not notifications.
@@ -76,12 +77,15 @@ def handle_osc(target: OscTarget, payload: str) -> None:
     """Apply one OSC payload (the text between `ESC ]` and the terminator)."""
     code, _, rest = payload.partition(";")
     if code in ("0", "2"):
-        target.title = rest
-        target.add_event(TerminalEvent(TerminalEventKind.TITLE, rest))
+        # Titles and notices are drawn outside the cell, in the user's own terminal: no
+        # control character and no unbounded length gets past this point (core.safe_text).
+        title = clean(rest, MAX_TITLE)
+        target.title = title
+        target.add_event(TerminalEvent(TerminalEventKind.TITLE, title))
         if code == "0":
-            target.icon_name = rest
+            target.icon_name = title
     elif code == "1":
-        target.icon_name = rest
+        target.icon_name = clean(rest, MAX_TITLE)
     elif code == "7":
         cwd = parse_cwd(rest)
         if cwd is not None:
@@ -92,10 +96,11 @@ def handle_osc(target: OscTarget, payload: str) -> None:
         if text is not None:
             target.add_event(TerminalEvent(TerminalEventKind.CLIPBOARD, text))
     elif code == "9":
-        if rest and not _CONEMU.match(rest):
-            target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, rest))
+        notice = clean(rest, MAX_NOTICE).strip()
+        if notice and not _CONEMU.match(rest):
+            target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, notice))
     elif code == "777":
-        message = _notify_777(rest)
+        message = clean(_notify_777(rest) or "", MAX_NOTICE).strip()
         if message:
             target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, message))
     # 8 (hyperlinks: the text is kept, the link dropped), 10/11 colour queries and settings,

@@ -15,6 +15,7 @@ from typing import Any
 from pyte import modes as mo
 
 from adapters.emulator.styling import StyledScreen
+from core.safe_text import MAX_TITLE, clean
 from core.terminal import TerminalEvent, TerminalEventKind
 
 # Private modes DECRQM reports on (others answer "not recognised").
@@ -127,5 +128,6 @@ class ReportingScreen(StyledScreen):
         self.add_event(TerminalEvent(TerminalEventKind.BELL))
 
     def set_title(self, param: str) -> None:
-        self.title = param
-        self.add_event(TerminalEvent(TerminalEventKind.TITLE, param))
+        title = clean(param, MAX_TITLE)  # see adapters.emulator.osc
+        self.title = title
+        self.add_event(TerminalEvent(TerminalEventKind.TITLE, title))

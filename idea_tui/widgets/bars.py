@@ -9,9 +9,12 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from adapters.ipc.messages import Scene
+from idea_tui.widgets import labels
 
 INFO_SECONDS = 8.0
 ERROR_SECONDS = 20.0
+MAX_NAME = 64
+"""Characters of a window, project or page name shown in a bar."""
 
 
 class TabBar(Widget):
@@ -42,15 +45,17 @@ class TabBar(Widget):
         if scene is None:
             text.append(" idea — connecting…", style="dim")
             return text
-        text.append(f" {scene.window or 'idea'} ", style="bold reverse")
+        # Names come from files and programs: cleaned and measured in cells (widgets.labels).
+        text.append(f" {labels.label(scene.window or 'idea', MAX_NAME)} ", style="bold reverse")
         text.append(" ")
         if not scene.tabs:
             text.append("no project open — prefix P: projects panel", style="dim italic")
         for index, tab in enumerate(scene.tabs):
-            start = len(text)
-            label = f" {index}:{tab.name} "
+            start = text.cell_len
+            label = f" {index}:{labels.label(tab.name, MAX_NAME)} "
             text.append(label, style="bold black on green" if tab.active else "")
-            self._spans.append((start, len(text), index))
+            # Clicks come in cells: a wide character in a name counts two.
+            self._spans.append((start, text.cell_len, index))
             text.append(" ")
         return text
 
@@ -107,14 +112,14 @@ class StatusBar(Widget):
         scene = self.scene
         if scene is not None:
             for index, page in enumerate(scene.pages):
-                label = f"{index}:{page.name}"
+                label = f"{index}:{labels.label(page.name, MAX_NAME)}"
                 text.append(f" {label} ", style="bold reverse" if page.active else "dim")
         if self.message:
             style = "bold red" if self.level == "error" else "italic"
-            text.append("  " + self.message, style=style)
+            text.append("  " + labels.label(self.message), style=style)
         hint = f" {self.prefix_label} ? help "
         width = self.size.width
-        if width and len(text) + len(hint) < width:
-            text.append(" " * (width - len(text) - len(hint)))
+        if width and text.cell_len + len(hint) < width:
+            text.append(" " * (width - text.cell_len - len(hint)))
             text.append(hint, style="dim")
         return text

@@ -23,6 +23,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from adapters.ipc.messages import BorderInfo, CellFrame, CellInfo, Scene
+from idea_tui.widgets import labels
 from idea_tui.widgets.cell_mirror import CellMirror
 from idea_tui.widgets.row_render import RowRenderer
 
@@ -272,21 +273,20 @@ class WorkspaceView(Widget, can_focus=True):
             style = TITLE_FOCUSED
         else:
             style = TITLE_STYLE
-        label = label[: cell.width]
-        fill = "─" * (cell.width - len(label))
+        # The title is a program's text: cleaned, and cut by cells (wcwidth), not characters.
+        text, used = labels.crop(label, cell.width)
+        fill = "─" * (cell.width - used)
         return Strip(
-            [Segment(label, style), Segment(fill, BORDER_ACTIVE if cell.focused else BORDER_STYLE)],
+            [Segment(text, style), Segment(fill, BORDER_ACTIVE if cell.focused else BORDER_STYLE)],
             cell.width,
         )
 
     def _message_strip(self, cell: CellInfo, row: int) -> Strip:
-        lines = [
-            cell.message[i : i + max(1, cell.width - 2)]
-            for i in range(0, len(cell.message), max(1, cell.width - 2))
-        ]
-        if 0 <= row - 1 < len(lines):
-            text = (" " + lines[row - 1])[: cell.width]
-            return Strip([Segment(text.ljust(cell.width), MESSAGE_STYLE)], cell.width)
+        lines = labels.wrap(cell.message, max(2, cell.width - 2), limit=len(cell.message))
+        if 0 <= row - 1 < len(lines) and cell.width >= 3:
+            text, used = lines[row - 1]
+            pad = " " * (cell.width - 1 - used)
+            return Strip([Segment(" " + text + pad, MESSAGE_STYLE)], cell.width)
         return Strip.blank(cell.width)
 
     # ─── mouse ───────────────────────────────────────────────────────────────────────
