@@ -20,6 +20,23 @@ from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
 
 
+def _wire_git(server: DaemonServer) -> None:
+    """The git port (the git program, else dulwich), its watcher, and its commands."""
+    from adapters.git import open_git
+    from adapters.watch import watch_directory
+    from idea_daemon import commands_git
+    from idea_daemon.git_service import GitService
+
+    def tell(root: str, clients: set[str]) -> None:
+        server.tell_changed("git", root, clients)
+
+    server.git = git = GitService(open_git(os.environ), watch_directory, tell)
+    if server.service is not None:
+        server.service.agent_activity_handlers.append(git.touch_path)
+    server.handlers.update(commands_git.COMMANDS)
+    server.background = server.background | commands_git.BACKGROUND
+
+
 def build(locations: Locations) -> DaemonServer:
     # Importing the modules registers their commands in HANDLERS.
     import idea_daemon.commands_agents
@@ -75,4 +92,5 @@ def build(locations: Locations) -> DaemonServer:
 
     server.service.open_handlers.append(on_project_open)
     server.handlers = dict(HANDLERS)
+    _wire_git(server)
     return server

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from adapters.ipc import framing
 from adapters.ipc.messages import (
     PROTOCOL_VERSION,
+    Changed,
     ClientSize,
     Detached,
     ErrorInfo,
@@ -58,6 +59,12 @@ class DaemonServer(FrameSender):
         # The agent runtime and admin (idea_daemon.agents / agent_admin), set by bootstrap.
         self.agents: Any = None
         self.admin: Any = None
+        # The git service (idea_daemon.git_service), set by bootstrap.
+        self.git: Any = None
+        # Commands run as their own task (slow ones: git), so the client's later input is
+        # not held up behind them.
+        self.background: frozenset[str] = frozenset()
+        self._background_tasks: set[asyncio.Task[None]] = set()
         self.clients: dict[int, ClientConnection] = {}
         self.handlers: dict[str, Handler] = {}
         self._next_id = 1
@@ -150,6 +157,8 @@ class DaemonServer(FrameSender):
             client.closed = True
             self.clients.pop(client.id, None)
             writer.close()
+            if self.git is not None:
+                self.git.unwatch(str(client.id))
             if client.kind == "tui":
                 log.info("client %s detached", client.id)
                 self._on_client_gone(client)
@@ -244,7 +253,11 @@ class DaemonServer(FrameSender):
             if body is None:
                 return
             message = framing.decode_client(body)
-            if isinstance(message, Request):
+            if isinstance(message, Request) and message.method in self.background:
+                task = asyncio.ensure_future(self._dispatch(client, message))
+                self._background_tasks.add(task)
+                task.add_done_callback(self._background_tasks.discard)
+            elif isinstance(message, Request):
                 await self._dispatch(client, message)
             elif isinstance(message, ClientSize):
                 client.width, client.height = message.width, message.height
@@ -339,6 +352,12 @@ class DaemonServer(FrameSender):
             client.send(Response(id=request.id, result=result))
         with contextlib.suppress(ConnectionError):
             await client.writer.drain()
+
+    def tell_changed(self, topic: str, key: str, client_ids: set[str]) -> None:
+        """Send `Changed(topic, key)` to those clients (by id) still connected."""
+        for client in list(self.clients.values()):
+            if str(client.id) in client_ids and not client.closed:
+                client.send(Changed(topic=topic, key=key))
 
     def _service(self) -> WorkspaceService:
         assert self.service is not None

@@ -75,6 +75,9 @@ class WorkspaceState(WorkspaceLookups):
         self.exit_handlers: list[Callable[[TerminalSession], None]] = []
         # Called once a project is open (drift notices, resume offers).
         self.open_handlers: list[Callable[[ProjectRuntime], None]] = []
+        # Called with an agent session's folder when it may have finished a turn (its
+        # title changed, it rang, went quiet, or ended): the git service refreshes.
+        self.agent_activity_handlers: list[Callable[[str], None]] = []
         # Describes a cell waiting for its agent (set by the agent service).
         self.agent_cell_message: Callable[[ProjectRuntime, Leaf], tuple[str, str]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -337,6 +340,9 @@ class WorkspaceState(WorkspaceLookups):
         self._listener.scene_changed(None)
         self._listener.output(session)
 
+    _TURN_SIGNS = frozenset({TerminalEventKind.TITLE, TerminalEventKind.BELL,
+                             TerminalEventKind.NOTIFY, TerminalEventKind.SILENCE})
+
     _ATTENTION = {
         TerminalEventKind.BELL: "bell",
         TerminalEventKind.NOTIFY: "notify",
@@ -346,6 +352,9 @@ class WorkspaceState(WorkspaceLookups):
 
     def _on_session_event(self, session: TerminalSession, event: TerminalEvent) -> None:
         reason = self._ATTENTION.get(event.kind)
+        if session.agent_id is not None and session.spec and event.kind in self._TURN_SIGNS:
+            for handler in self.agent_activity_handlers:
+                handler(session.spec.cwd)
         if event.kind is TerminalEventKind.NOTIFY and event.text:
             # A desktop-style notification (OSC 9/777): its text on the status line.
             window, where = self._place_of_session(session.id)

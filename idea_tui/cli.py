@@ -355,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_agents(sub)
 
+    from idea_tui.cli_git import register as register_git
+
+    register_git(sub)
+
     bridge = add(
         "mcp-server",
         cmd_mcp_server,

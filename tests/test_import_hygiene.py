@@ -34,7 +34,7 @@ GUI_PACKAGES = ("textual", "rich")
 CORE_ALLOWED_THIRD_PARTY = ("msgspec",)
 # Third-party packages idea depends on: none may be loaded by core (msgspec aside).
 THIRD_PARTY = ("textual", "rich", "pyte", "wcwidth", "markdown_it", "pygments", "dulwich",
-               "merge3")
+               "merge3", "watchdog")
 
 
 def _core_modules() -> list[str]:

@@ -207,6 +207,16 @@ class Clipboard(_Msg, tag="clip"):
     text: str
 
 
+class Changed(_Msg, tag="changed"):
+    """Something a client shows changed in the daemon: ask again (no payload to go stale).
+
+    `topic` names what (`"git"`), `key` which one (a repository root).
+    """
+
+    topic: str
+    key: str
+
+
 class Detached(_Msg, tag="detached"):
     """The daemon ends this client's attachment (kill-server, detach from elsewhere)."""
 
@@ -217,5 +227,5 @@ class Detached(_Msg, tag="detached"):
 
 ClientMessage = Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize
 DaemonMessage = (
-    Welcome | Refused | Response | Scene | CellFrame | Notice | Clipboard | Detached
+    Welcome | Refused | Response | Scene | CellFrame | Notice | Clipboard | Changed | Detached
 )
