@@ -70,9 +70,16 @@ def cmd_attach(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("idea: attaching needs a terminal (stdin and stdout must be a TTY)", file=sys.stderr)
         return 1
+    window = args.window
+    if args.path is not None:
+        from idea_tui.cli_open import open_for_attach
+
+        window, code = open_for_attach(args.path, window)
+        if code != 0:
+            return code
     from idea_tui.attach import attach
 
-    return attach(window=args.window)
+    return attach(window=window)
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
@@ -235,10 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="idea",
         description="A terminal workspace for a team of AI coding agents. "
-        "Without a command, attach to the workspace (starting the daemon).",
+        "Without a command, attach to the workspace (starting the daemon); "
+        "`idea PATH` (e.g. `idea .`) opens the project at PATH and attaches.",
     )
     parser.add_argument("--version", action="version", version=f"idea {VERSION}")
-    parser.set_defaults(run=cmd_attach, window=None, force=False)
+    parser.set_defaults(run=cmd_attach, window=None, force=False, path=None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     def add(
@@ -253,6 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     attach = add("attach", cmd_attach, "attach the workspace screen (default)", ("a",))
     attach.add_argument("-w", "--window", help="the window to show")
     attach.add_argument("-f", "--force", action="store_true", help="attach even inside a cell")
+    attach.add_argument("path", nargs="?", metavar="PATH",
+                        help="open the project at PATH first (asks before creating one); "
+                        "`idea PATH` is the same")
 
     json_option(add("ls", cmd_ls, "windows, projects, pages, cells and their programs"))
     force_option(add("kill-server", cmd_kill_server, "stop the daemon and every program in it"))
@@ -372,8 +383,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def subcommand_names(parser: argparse.ArgumentParser) -> set[str]:
+    names: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            names.update(action.choices)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv:
+        from idea_tui.cli_open import looks_like_path
+
+        if looks_like_path(argv[0], subcommand_names(parser)):
+            # `idea PATH [OPTIONS]`, like `code .`: `idea attach PATH [OPTIONS]`.
+            argv = ["attach", *argv]
     args = parser.parse_args(argv)
     run: Runner = args.run
     try:

@@ -48,9 +48,10 @@ def tui(idea: IdeaEnv) -> Iterator[TuiFactory]:
     clients: list[TuiClient] = []
 
     def start(*, width: int = 120, height: int = 35, window: str | None = None,
-              args: tuple[str, ...] | None = None) -> TuiClient:
+              args: tuple[str, ...] | None = None, cwd: str | None = None) -> TuiClient:
         idea.skip_first_run()
-        client = TuiClient(idea, width=width, height=height, window=window, args=args)
+        client = TuiClient(idea, width=width, height=height, window=window, args=args,
+                           cwd=cwd)
         clients.append(client)
         return client.start()
 

@@ -69,8 +69,10 @@ class TuiClient:
     """`idea attach [-w WINDOW]` in its own tmux server, sized `width` x `height`."""
 
     def __init__(self, env: IdeaEnv, *, width: int = 120, height: int = 35,
-                 window: str | None = None, args: tuple[str, ...] | None = None) -> None:
+                 window: str | None = None, args: tuple[str, ...] | None = None,
+                 cwd: str | None = None) -> None:
         self.env = env
+        self.cwd = cwd
         self.socket = f"idea-t{os.getpid()}-{next(_names)}"
         self.width = width
         self.height = height
@@ -105,6 +107,7 @@ class TuiClient:
             "set", "-g", "remain-on-exit", "on", ";",
             "set", "-g", "status", "off", ";",
             "new-session", "-d", "-s", SESSION, "-x", str(self.width), "-y", str(self.height),
+            *(("-c", self.cwd) if self.cwd else ()),
             command,
         )
         self.started = True
@@ -213,4 +216,4 @@ class TuiFactory(Protocol):
     """The `tui` fixture: starts a client; every client is killed at teardown."""
 
     def __call__(self, *, width: int = 120, height: int = 35, window: str | None = None,
-                 args: tuple[str, ...] | None = None) -> TuiClient: ...
+                 args: tuple[str, ...] | None = None, cwd: str | None = None) -> TuiClient: ...
