@@ -57,9 +57,9 @@ def template_id_for(name: str, taken: set[str]) -> str:
 
 
 class AgentAdmin:
-    def __init__(self, agents: AgentRuntime, data_dir: Path) -> None:
+    def __init__(self, agents: AgentRuntime, templates: TemplateStore) -> None:
         self.agents = agents
-        self.templates = TemplateStore(data_dir)
+        self.templates = templates
 
     # ─── agents ──────────────────────────────────────────────────────────────────────
 

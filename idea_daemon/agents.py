@@ -58,11 +58,17 @@ CONTEXT_FILE = "context.md"
 class AgentRuntime(AgentRecords):
     """The agent operations of one daemon. Created by the composition root."""
 
-    def __init__(self, service: WorkspaceService, data_dir: Path) -> None:
+    def __init__(
+        self,
+        service: WorkspaceService,
+        agent_store: AgentStore,
+        persona_store: PersonaStore,
+        profile_store: ProfileStore,
+    ) -> None:
         super().__init__(service)
-        self.agent_store = AgentStore()
-        self.persona_store = PersonaStore()
-        self.profile_store = ProfileStore(data_dir)
+        self.agent_store = agent_store
+        self.persona_store = persona_store
+        self.profile_store = profile_store
         self.mcp_available = False
         self.profiles_problem: str | None = None
         service.exit_handlers.append(self._on_agent_exit)

@@ -1,23 +1,70 @@
-"""The composition root: the only place that builds concrete adapters and wires them."""
+"""The composition root: the only place that builds concrete adapters and wires them.
+
+`build(locations)` makes the real daemon: PTYs, JSON stores, the pyte emulator, the system
+clock. `assemble(ports, ...)` wires the services from whatever ports it is given, so the
+unit tests (`tests/daemon_unit/`) build the very same daemon on the fakes of
+`tests/fakes.py`. The command table is assembled here too, from each command module's
+table: nothing registers itself on import.
+"""
 
 from __future__ import annotations
 
 import os
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.config import load_config
 from adapters.emulator import PyteEmulator
 from adapters.locations import Locations
+from adapters.pty import PtyProcess, PtySpawnError
+from adapters.store.agents_codec import AgentStore, PersonaStore
+from adapters.store.layouts_codec import LayoutStore
+from adapters.store.profiles_codec import ProfileStore
+from adapters.store.project_codec import ProjectStore
+from adapters.store.registry import ProjectRegistry
+from adapters.store.templates_store import TemplateStore
+from adapters.store.workspace_codec import WorkspaceStore
 from core.errors import IdeaError
 from core.terminal import TerminalEmulator
 from core.version import VERSION
+from idea_daemon import (
+    commands,
+    commands_agents,
+    commands_persona,
+    commands_server,
+    commands_terminal,
+    commands_workspace,
+)
 from idea_daemon.agent_admin import AgentAdmin
 from idea_daemon.agents import AgentRuntime
-from idea_daemon.commands import HANDLERS
+from idea_daemon.commands import Handler
+from idea_daemon.ports import Pty, SpawnFailed, WorkspacePorts
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.runtime_files import check_user_file
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
+
+COMMAND_TABLES: tuple[Mapping[str, Handler], ...] = (
+    commands.COMMANDS,
+    commands_workspace.COMMANDS,
+    commands_terminal.COMMANDS,
+    commands_server.COMMANDS,
+    commands_agents.COMMANDS,
+    commands_persona.COMMANDS,
+)
+
+
+def command_table() -> dict[str, Handler]:
+    """Every command the daemon answers, by wire name (a name defined twice is a bug)."""
+    table: dict[str, Handler] = {}
+    for part in COMMAND_TABLES:
+        for name, handler in part.items():
+            assert name not in table, f"command {name} is defined twice"
+            table[name] = handler
+    return table
 
 
 def _wire_git(server: DaemonServer) -> None:
@@ -37,38 +84,104 @@ def _wire_git(server: DaemonServer) -> None:
     server.background = server.background | commands_git.BACKGROUND
 
 
-def build(locations: Locations) -> DaemonServer:
-    # Importing the modules registers their commands in HANDLERS.
-    import idea_daemon.commands_agents
-    import idea_daemon.commands_persona
-    import idea_daemon.commands_server
-    import idea_daemon.commands_terminal
-    import idea_daemon.commands_workspace  # noqa: F401
+class SystemClock:
+    def monotonic(self) -> float:
+        return time.monotonic()
 
-    config, problem = load_config(locations.config_file)
+    def now_ms(self) -> int:
+        return int(time.time() * 1000)
+
+
+def spawn_pty(
+    argv: Sequence[str], *, cwd: str, env: Mapping[str, str], cols: int, rows: int
+) -> Pty:
+    """A real program on a real PTY (`adapters.pty`)."""
+    try:
+        return PtyProcess.spawn(argv, cwd=cwd, env=env, cols=cols, rows=rows)
+    except PtySpawnError as exc:
+        raise SpawnFailed(str(exc)) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class AgentPorts:
+    """The stores of the agent services."""
+
+    agents: AgentStore
+    personas: PersonaStore
+    profiles: ProfileStore
+    templates: TemplateStore
+
+
+def real_ports(locations: Locations, scrollback_lines: int) -> tuple[WorkspacePorts, AgentPorts]:
+    def new_id() -> str:
+        return str(uuid.uuid4())
 
     def make_emulator(cols: int, rows: int) -> TerminalEmulator:
-        return PyteEmulator(cols, rows, config.scrollback_lines)
+        return PyteEmulator(cols, rows, scrollback_lines)
 
-    server = DaemonServer(VERSION, str(locations.socket))
-    server.service = WorkspaceService(
-        data_dir=locations.data,
+    workspace = WorkspacePorts(
+        layouts=LayoutStore(new_id),
+        projects=ProjectStore(),
+        registry=ProjectRegistry(locations.data),
+        workspace=WorkspaceStore(locations.data),
+        spawn=spawn_pty,
+        emulators=make_emulator,
+        clock=SystemClock(),
+        new_id=new_id,
+    )
+    agents = AgentPorts(
+        agents=AgentStore(),
+        personas=PersonaStore(),
+        profiles=ProfileStore(locations.data),
+        templates=TemplateStore(locations.data),
+    )
+    return workspace, agents
+
+
+def build(locations: Locations) -> DaemonServer:
+    config, problem = load_config(locations.config_file)
+    ports, agent_ports = real_ports(locations, config.scrollback_lines)
+    server = assemble(
+        ports,
+        agent_ports,
         socket_path=str(locations.socket),
-        emulator_factory=make_emulator,
         base_env=os.environ,
-        listener=server,
         extra_env_names=tuple(config.refresh_env),
     )
     if problem is not None:
+        assert server.service is not None
         server.service.problems.append(problem)
-    agents = AgentRuntime(server.service, locations.data)
-    admin = AgentAdmin(agents, locations.data)
+    _wire_git(server)
+    return server
+
+
+def assemble(
+    ports: WorkspacePorts,
+    agent_ports: AgentPorts,
+    *,
+    socket_path: str,
+    base_env: Mapping[str, str],
+    extra_env_names: tuple[str, ...] = (),
+    version: str = VERSION,
+) -> DaemonServer:
+    """Wire the daemon's services from the ports it is given."""
+    server = DaemonServer(version, socket_path)
+    service = WorkspaceService(
+        ports,
+        socket_path=socket_path,
+        base_env=base_env,
+        listener=server,
+        extra_env_names=extra_env_names,
+    )
+    server.service = service
+    agents = AgentRuntime(service, agent_ports.agents, agent_ports.personas, agent_ports.profiles)
+    admin = AgentAdmin(agents, agent_ports.templates)
     # The user's profiles are read now, once, so a damaged file is reported at start (it
     # is left alone; the built-in profiles still work).
     profiles_problem = check_user_file(agents.profile_store.load,
                                        "the built-in profiles are used")
     if profiles_problem is not None:
-        server.service.problems.append(profiles_problem)
+        service.problems.append(profiles_problem)
     server.agents, server.admin = agents, admin
 
     def on_project_open(runtime: ProjectRuntime) -> None:
@@ -87,10 +200,9 @@ def build(locations: Locations) -> DaemonServer:
                        "`idea agent resume`, or Enter in their cells")
             runtime.notices.append(message)
             if server.clients:  # else the notice is shown when a client attaches
-                window = server.service.window_of_project(runtime) if server.service else None
+                window = service.window_of_project(runtime)
                 server.notify(window.id if window else None, message)
 
-    server.service.open_handlers.append(on_project_open)
-    server.handlers = dict(HANDLERS)
-    _wire_git(server)
+    service.open_handlers.append(on_project_open)
+    server.handlers = command_table()
     return server

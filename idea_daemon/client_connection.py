@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from adapters.ipc import framing
+
+
+class ConnectionWriter(Protocol):
+    """The sending side of a connection (an `asyncio.StreamWriter`, or a test's fake)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def transport(self) -> asyncio.WriteTransport | None: ...
 
 
 @dataclass(eq=False)
 class ClientConnection:
     id: int
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
+    writer: ConnectionWriter
     kind: str = "control"
     window_id: str | None = None
     width: int = 80

@@ -18,7 +18,6 @@ from idea_daemon.server import DaemonServer
 from idea_daemon.service import CellRef, CommandError, WorkspaceService
 
 Handler = Callable[[DaemonServer, ClientConnection, dict[str, Any]], Any]
-HANDLERS: dict[str, Handler] = {}
 
 _DIRECTIONS = {
     "right": (Direction.ROW, False),
@@ -28,14 +27,6 @@ _DIRECTIONS = {
     "v": (Direction.COLUMN, False),
     "up": (Direction.COLUMN, True),
 }
-
-
-def command(name: str) -> Callable[[Handler], Handler]:
-    def register(handler: Handler) -> Handler:
-        HANDLERS[name] = handler
-        return handler
-
-    return register
 
 
 def _svc(server: DaemonServer) -> WorkspaceService:
@@ -119,7 +110,6 @@ def describe_cell(service: WorkspaceService, ref: CellRef) -> dict[str, Any]:
 # ─── cells ─────────────────────────────────────────────────────────────────────────────
 
 
-@command("split")
 def split(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     direction, before = _direction(params.get("direction", "right"))
@@ -128,7 +118,6 @@ def split(server: DaemonServer, client: ClientConnection, params: dict[str, Any]
     return {"cells": new_ids}
 
 
-@command("grid")
 def grid(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     rows = _int(params, "rows", 2, 1, 8)
@@ -136,7 +125,6 @@ def grid(server: DaemonServer, client: ClientConnection, params: dict[str, Any])
     return {"cells": _svc(server).make_grid(ref, rows, cols)}
 
 
-@command("select")
 def select(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     ref = _target(server, client, params)
@@ -149,20 +137,17 @@ def select(server: DaemonServer, client: ClientConnection, params: dict[str, Any
     return describe_cell(service, ref)
 
 
-@command("close")
 def close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     _svc(server).close_cell(ref, bool(params.get("force")))
     return {"closed": ref.leaf.id}
 
 
-@command("zoom")
 def zoom(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     return {"zoomed": _svc(server).toggle_zoom(ref)}
 
 
-@command("resize")
 def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     side = params.get("side")
@@ -173,7 +158,6 @@ def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any
     return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
 
 
-@command("set_border")
 def set_border(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = service.active_runtime(caller_window(server, client))
@@ -202,7 +186,6 @@ def _other(
     return other
 
 
-@command("merge")
 def merge(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     other = _other(server, client, params, ref)
@@ -210,7 +193,6 @@ def merge(server: DaemonServer, client: ClientConnection, params: dict[str, Any]
     return {"kept": ref.leaf.id, "removed": other.leaf.id}
 
 
-@command("swap")
 def swap(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     other = _other(server, client, params, ref)
@@ -218,7 +200,6 @@ def swap(server: DaemonServer, client: ClientConnection, params: dict[str, Any])
     return {"swapped": [ref.leaf.id, other.leaf.id]}
 
 
-@command("move")
 def move(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     dst = _target(server, client, params, "dst")
@@ -227,20 +208,17 @@ def move(server: DaemonServer, client: ClientConnection, params: dict[str, Any])
     return {"moved": ref.leaf.id}
 
 
-@command("equalize")
 def equalize(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     _svc(server).equalize(ref.runtime, ref.layout_id)
     return None
 
 
-@command("undo")
 def undo(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     return {"changed": _svc(server).undo(ref.runtime, ref.layout_id, bool(params.get("redo")))}
 
 
-@command("restart")
 def restart(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     if ref.leaf.agent is not None and server.agents is not None:
@@ -256,7 +234,6 @@ def restart(server: DaemonServer, client: ClientConnection, params: dict[str, An
     return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
 
 
-@command("list_cells")
 def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     if params.get("all"):
@@ -274,4 +251,21 @@ def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str,
     return [describe_cell(service, ref) for ref in refs]
 
 
-# ─── server ───────────────────────────────────────────────────────────────────────────
+
+# The commands of this module, by wire name (the composition root merges the tables).
+COMMANDS: dict[str, Handler] = {
+    "split": split,
+    "grid": grid,
+    "select": select,
+    "close": close,
+    "zoom": zoom,
+    "resize": resize,
+    "set_border": set_border,
+    "merge": merge,
+    "swap": swap,
+    "move": move,
+    "equalize": equalize,
+    "undo": undo,
+    "restart": restart,
+    "list_cells": list_cells,
+}

@@ -13,7 +13,7 @@ from core.agents.profile import AgentProfile
 from core.errors import IdeaError, StoreError
 from core.layout.model import Direction
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import _svc, caller_window, command
+from idea_daemon.commands import Handler, _svc, caller_window
 from idea_daemon.commands_workspace import _project
 from idea_daemon.errors import CommandError
 from idea_daemon.server import DaemonServer
@@ -78,7 +78,6 @@ def describe_status(status: AgentStatus, server: DaemonServer) -> dict[str, Any]
 # ─── agents ────────────────────────────────────────────────────────────────────────────
 
 
-@command("agent_list")
 def agent_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     drifting = {d.agent_id: d for d in _admin(server).drift(runtime)}
@@ -92,7 +91,6 @@ def agent_list(server: DaemonServer, client: ClientConnection, params: dict[str,
     return listed
 
 
-@command("agent_new")
 def agent_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     agent = _admin(server).create(runtime, _name(params, "name"), params.get("profile"),
@@ -102,14 +100,12 @@ def agent_new(server: DaemonServer, client: ClientConnection, params: dict[str, 
             "path": str(Path(runtime.root) / ".ideai" / agent.md_path)}
 
 
-@command("agent_rename")
 def agent_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     agent = _admin(server).rename(runtime, _name(params), _name(params, "name"))
     return {"id": agent.id, "name": agent.name}
 
 
-@command("agent_rm")
 def agent_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     agent = _admin(server).delete(runtime, _name(params), bool(params.get("force")))
@@ -117,13 +113,11 @@ def agent_rm(server: DaemonServer, client: ClientConnection, params: dict[str, A
     return {"deleted": agent.name}
 
 
-@command("agent_path")
 def agent_path(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     return {"path": _admin(server).persona_path(runtime, _name(params))}
 
 
-@command("agent_launch")
 def agent_launch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Launch into a new split (default), a chosen cell (`target`) or the background."""
     service = _svc(server)
@@ -152,20 +146,17 @@ def _launched(status: AgentStatus, server: DaemonServer) -> dict[str, Any]:
     return describe_status(status, server)
 
 
-@command("agent_stop")
 def agent_stop(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     return describe_status(_agents(server).stop(runtime, _name(params)), server)
 
 
-@command("agent_restart")
 def agent_restart(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     status = _agents(server).restart(runtime, _name(params), resume=bool(params.get("resume")))
     return describe_status(status, server)
 
 
-@command("agent_set_profile")
 def agent_set_profile(server: DaemonServer, client: ClientConnection,
                       params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
@@ -174,7 +165,6 @@ def agent_set_profile(server: DaemonServer, client: ClientConnection,
     return describe_status(status, server)
 
 
-@command("agent_resumable")
 def agent_resumable(server: DaemonServer, client: ClientConnection,
                     params: dict[str, Any]) -> Any:
     service = _svc(server)
@@ -189,7 +179,6 @@ def agent_resumable(server: DaemonServer, client: ClientConnection,
     return found
 
 
-@command("agent_resume")
 def agent_resume(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     names = params.get("agents")
@@ -204,7 +193,6 @@ def agent_resume(server: DaemonServer, client: ClientConnection, params: dict[st
     return done
 
 
-@command("agent_sync")
 def agent_sync(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     result = _admin(server).sync(runtime, _name(params), bool(params.get("force")))
@@ -212,7 +200,6 @@ def agent_sync(server: DaemonServer, client: ClientConnection, params: dict[str,
     return result
 
 
-@command("agent_set_sync")
 def agent_set_sync(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     agent = _admin(server).set_synchronized(runtime, _name(params), bool(params.get("on")))
@@ -223,26 +210,22 @@ def agent_set_sync(server: DaemonServer, client: ClientConnection, params: dict[
 # ─── templates ─────────────────────────────────────────────────────────────────────────
 
 
-@command("template_list")
 def template_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     return _admin(server).template_list()
 
 
-@command("template_new")
 def template_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     template = _admin(server).template_new(_name(params, "name"), str(params.get("content", "")),
                                            params.get("profile"))
     return {"id": template.id, "name": template.name, "version": template.version}
 
 
-@command("template_show")
 def template_show(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     template = _admin(server)._template(_name(params, "template"))
     return {"id": template.id, "name": template.name, "version": template.version,
             "content": template.content_md, "defaultProfileId": template.default_profile_id}
 
 
-@command("template_update")
 def template_update(server: DaemonServer, client: ClientConnection,
                     params: dict[str, Any]) -> Any:
     admin = _admin(server)
@@ -252,13 +235,11 @@ def template_update(server: DaemonServer, client: ClientConnection,
     return {"id": template.id, "name": template.name, "version": template.version}
 
 
-@command("template_rm")
 def template_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     template = _admin(server).template_delete(_name(params, "template"))
     return {"deleted": template.id}
 
 
-@command("template_install_pack")
 def template_install_pack(server: DaemonServer, client: ClientConnection,
                           params: dict[str, Any]) -> Any:
     installed = _admin(server).install_team_pack()
@@ -281,7 +262,6 @@ def _refresh_drift(server: DaemonServer) -> None:
 # ─── profiles ──────────────────────────────────────────────────────────────────────────
 
 
-@command("profile_list")
 def profile_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     agents = _agents(server)
     configured = {p.id for p in agents.profile_store.load()} if agents.profile_store.exists() \
@@ -293,7 +273,6 @@ def profile_list(server: DaemonServer, client: ClientConnection, params: dict[st
     }
 
 
-@command("profile_save")
 def profile_save(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Write profiles.json (the first-run wizard's result; an empty list records a skip)."""
     items = params.get("profiles")
@@ -304,7 +283,6 @@ def profile_save(server: DaemonServer, client: ClientConnection, params: dict[st
     return {"saved": len(profiles)}
 
 
-@command("profile_add")
 def profile_add(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     store = _agents(server).profile_store
     if "file" in params:
@@ -314,7 +292,6 @@ def profile_add(server: DaemonServer, client: ClientConnection, params: dict[str
     return encode_profile(profile)
 
 
-@command("profile_edit")
 def profile_edit(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Replace a profile (configuring a built-in one takes it into profiles.json)."""
     store = _agents(server).profile_store
@@ -341,7 +318,6 @@ def _profile_from(data: Any, index: int | None = None) -> AgentProfile:
         raise CommandError(f"{label}: {exc.message}", "invalid_profile") from exc
 
 
-@command("profile_rm")
 def profile_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Remove a configured profile (a built-in one stays available from the catalogue)."""
     store = _agents(server).profile_store
@@ -360,7 +336,6 @@ def profile_rm(server: DaemonServer, client: ClientConnection, params: dict[str,
     return {"removed": removed.id, "usedBy": in_use}
 
 
-@command("profile_detect")
 async def profile_detect(server: DaemonServer, client: ClientConnection,
                          params: dict[str, Any]) -> Any:
     """Which CLIs are installed: every profile's `detect` command, run with a timeout."""
@@ -389,3 +364,33 @@ async def detect(profile: AgentProfile) -> dict[str, Any]:
                                           f"{DETECT_TIMEOUT:g} s"}
     text = output.decode(errors="replace").strip().splitlines()
     return {"found": process.returncode == 0, "detail": text[0][:200] if text else ""}
+
+
+# The commands of this module, by wire name (the composition root merges the tables).
+COMMANDS: dict[str, Handler] = {
+    "agent_list": agent_list,
+    "agent_new": agent_new,
+    "agent_rename": agent_rename,
+    "agent_rm": agent_rm,
+    "agent_path": agent_path,
+    "agent_launch": agent_launch,
+    "agent_stop": agent_stop,
+    "agent_restart": agent_restart,
+    "agent_set_profile": agent_set_profile,
+    "agent_resumable": agent_resumable,
+    "agent_resume": agent_resume,
+    "agent_sync": agent_sync,
+    "agent_set_sync": agent_set_sync,
+    "template_list": template_list,
+    "template_new": template_new,
+    "template_show": template_show,
+    "template_update": template_update,
+    "template_rm": template_rm,
+    "template_install_pack": template_install_pack,
+    "profile_list": profile_list,
+    "profile_save": profile_save,
+    "profile_add": profile_add,
+    "profile_edit": profile_edit,
+    "profile_rm": profile_rm,
+    "profile_detect": profile_detect,
+}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import command
+from idea_daemon.commands import Handler
 from idea_daemon.commands_agents import _agents, _name
 from idea_daemon.commands_workspace import _project
 from idea_daemon.errors import CommandError, ConfirmationNeeded
@@ -39,7 +39,6 @@ def _located(server: DaemonServer, client: ClientConnection,
     return root, agent.md_path, agents.persona_store.path(root, agent.md_path)
 
 
-@command("agent_persona_read")
 def agent_persona_read(
     server: DaemonServer, client: ClientConnection, params: dict[str, Any]
 ) -> Any:
@@ -49,7 +48,6 @@ def agent_persona_read(
             "revision": revision(text)}
 
 
-@command("agent_persona_write")
 def agent_persona_write(
     server: DaemonServer, client: ClientConnection, params: dict[str, Any]
 ) -> Any:
@@ -72,3 +70,10 @@ def agent_persona_write(
     if changed:
         store.write(root, md_path, content)
     return {"path": str(path), "changed": changed, "revision": revision(content)}
+
+
+# The commands of this module, by wire name (the composition root merges the tables).
+COMMANDS: dict[str, Handler] = {
+    "agent_persona_read": agent_persona_read,
+    "agent_persona_write": agent_persona_write,
+}

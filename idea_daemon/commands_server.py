@@ -6,12 +6,11 @@ import asyncio
 from typing import Any
 
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import _svc, command
+from idea_daemon.commands import Handler, _svc
 from idea_daemon.errors import CommandError, ConfirmationNeeded
 from idea_daemon.server import DaemonServer
 
 
-@command("version")
 def version(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     import os
 
@@ -20,7 +19,6 @@ def version(server: DaemonServer, client: ClientConnection, params: dict[str, An
     return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid()}
 
 
-@command("kill_server")
 def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     if not params.get("force"):
@@ -31,7 +29,6 @@ def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str
     return {"stopping": True}
 
 
-@command("detach")
 def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     from adapters.ipc.messages import Detached
 
@@ -49,7 +46,6 @@ def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any
     return {"detached": count}
 
 
-@command("clients")
 def clients(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     found = []
@@ -68,7 +64,6 @@ def clients(server: DaemonServer, client: ClientConnection, params: dict[str, An
     return found
 
 
-@command("attach_window")
 def attach_window(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Show another window in the calling client (the tree's "go there")."""
     if not client.attached:
@@ -80,3 +75,13 @@ def attach_window(server: DaemonServer, client: ClientConnection, params: dict[s
         server.claim_size(client)
         server.scene_changed(window.id)
     return {"window": window.name}
+
+
+# The commands of this module, by wire name (the composition root merges the tables).
+COMMANDS: dict[str, Handler] = {
+    "version": version,
+    "kill_server": kill_server,
+    "detach": detach,
+    "clients": clients,
+    "attach_window": attach_window,
+}

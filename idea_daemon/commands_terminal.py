@@ -10,7 +10,7 @@ from typing import Any
 from core.keys import parse_key_spec, wrap_paste
 from core.terminal import row_text, rows_to_ansi
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import _int, _svc, _target, command
+from idea_daemon.commands import Handler, _int, _svc, _target
 from idea_daemon.errors import CommandError
 from idea_daemon.server import DaemonServer
 from idea_daemon.session import TerminalSession
@@ -33,7 +33,6 @@ def _write(session: TerminalSession, data: bytes) -> dict[str, int]:
     return {"bytes": len(data)}
 
 
-@command("send_keys")
 def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     session = _running_session(server, client, params)
     keys = params.get("keys", [])
@@ -47,13 +46,11 @@ def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, 
     return _write(session, data)
 
 
-@command("paste")
 def paste(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     session = _running_session(server, client, params)
     return _write(session, wrap_paste(str(params.get("text", "")), session.emulator.modes))
 
 
-@command("capture")
 async def capture(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     ref = _target(server, client, params)
@@ -97,7 +94,6 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
     }
 
 
-@command("history")
 def history(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     ref = _target(server, client, params)
@@ -114,7 +110,6 @@ def history(server: DaemonServer, client: ClientConnection, params: dict[str, An
     }
 
 
-@command("monitor")
 def monitor(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Watch a cell for activity (output after quiet) or silence (quiet after output)."""
     ref = _target(server, client, params)
@@ -129,3 +124,13 @@ def monitor(server: DaemonServer, client: ClientConnection, params: dict[str, An
             raise CommandError("silence must be a number of seconds from 0 (off) to 86400")
         session.monitor_silence = float(seconds)
     return {"activity": session.monitor_activity, "silence": session.monitor_silence}
+
+
+# The commands of this module, by wire name (the composition root merges the tables).
+COMMANDS: dict[str, Handler] = {
+    "send_keys": send_keys,
+    "paste": paste,
+    "capture": capture,
+    "history": history,
+    "monitor": monitor,
+}

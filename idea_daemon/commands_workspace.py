@@ -9,7 +9,7 @@ from typing import Any
 from core.layout.model import iter_leaves
 from core.project import normalize_root
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import _svc, caller_window, command, describe_cell
+from idea_daemon.commands import Handler, _svc, caller_window, describe_cell
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import CellRef, CommandError, WorkspaceService
@@ -54,7 +54,6 @@ def describe_project(service: WorkspaceService, runtime: ProjectRuntime) -> dict
 # ─── projects ──────────────────────────────────────────────────────────────────────────
 
 
-@command("project_new")
 def project_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     window = _window_param(server, client, params)
@@ -62,7 +61,6 @@ def project_new(server: DaemonServer, client: ClientConnection, params: dict[str
     return describe_project(service, runtime)
 
 
-@command("project_open")
 def project_open(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     window = _window_param(server, client, params)
@@ -70,7 +68,6 @@ def project_open(server: DaemonServer, client: ClientConnection, params: dict[st
     return describe_project(service, runtime)
 
 
-@command("project_probe")
 def project_probe(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """What is at a folder, for a client choosing between opening and creating a project:
     clients never read a project's files themselves (the daemon may run elsewhere)."""
@@ -98,7 +95,6 @@ def _window_param(
     return caller_window(server, client)
 
 
-@command("project_close")
 def project_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = _project(server, client, params)
@@ -106,7 +102,6 @@ def project_close(server: DaemonServer, client: ClientConnection, params: dict[s
     return {"closed": runtime.root}
 
 
-@command("project_switch")
 def project_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = service.switch_project(
@@ -115,7 +110,6 @@ def project_switch(server: DaemonServer, client: ClientConnection, params: dict[
     return describe_project(service, runtime)
 
 
-@command("project_list")
 def project_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     listed = []
@@ -136,7 +130,6 @@ def project_list(server: DaemonServer, client: ClientConnection, params: dict[st
     return listed
 
 
-@command("project_move")
 def project_move(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = _project(server, client, params)
@@ -147,7 +140,6 @@ def project_move(server: DaemonServer, client: ClientConnection, params: dict[st
 # ─── windows ───────────────────────────────────────────────────────────────────────────
 
 
-@command("window_new")
 def window_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     name = params.get("name")
@@ -157,7 +149,6 @@ def window_new(server: DaemonServer, client: ClientConnection, params: dict[str,
     return {"id": window.id, "name": window.name, "projects": list(window.tabs)}
 
 
-@command("window_rename")
 def window_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     current = params.get("window")
@@ -170,7 +161,6 @@ def window_rename(server: DaemonServer, client: ClientConnection, params: dict[s
     return {"id": window.id, "name": window.name}
 
 
-@command("window_list")
 def window_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     listed = []
@@ -209,33 +199,28 @@ def _describe_pages(runtime: ProjectRuntime) -> list[dict[str, Any]]:
     ]
 
 
-@command("layout_list")
 def layout_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     return _describe_pages(_project(server, client, params))
 
 
-@command("layout_new")
 def layout_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     layout = _svc(server).new_page(runtime, params.get("name"))
     return {"id": layout.id, "name": layout.name}
 
 
-@command("layout_switch")
 def layout_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     layout = _svc(server).switch_page(runtime, str(params.get("page", "next")))
     return {"id": layout.id, "name": layout.name}
 
 
-@command("layout_rename")
 def layout_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     layout = _svc(server).rename_page(runtime, params.get("page"), str(params["name"]))
     return {"id": layout.id, "name": layout.name}
 
 
-@command("layout_close")
 def layout_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
     layout = _svc(server).close_page(runtime, params.get("page"), bool(params.get("force")))
@@ -245,7 +230,6 @@ def layout_close(server: DaemonServer, client: ClientConnection, params: dict[st
 # ─── overview ──────────────────────────────────────────────────────────────────────────
 
 
-@command("ls")
 def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     windows = []
@@ -289,3 +273,24 @@ def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -
         "problems": list(service.problems),
         "sessions": len(service.sessions),
     }
+
+
+# The commands of this module, by wire name (the composition root merges the tables).
+COMMANDS: dict[str, Handler] = {
+    "project_probe": project_probe,
+    "project_new": project_new,
+    "project_open": project_open,
+    "project_close": project_close,
+    "project_switch": project_switch,
+    "project_list": project_list,
+    "project_move": project_move,
+    "window_new": window_new,
+    "window_rename": window_rename,
+    "window_list": window_list,
+    "layout_list": layout_list,
+    "layout_new": layout_new,
+    "layout_switch": layout_switch,
+    "layout_rename": layout_rename,
+    "layout_close": layout_close,
+    "ls": ls,
+}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,7 +38,7 @@ class ProjectOps(WorkspaceState):
                 id=self._new_id(),
                 name=name or Path(root).name or root,
                 root=root,
-                created_at_ms=int(time.time() * 1000),
+                created_at_ms=self.clock.now_ms(),
             )
             self.project_store.save(project)
         else:

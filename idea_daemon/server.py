@@ -140,15 +140,15 @@ class DaemonServer(FrameSender):
     # ─── connections ─────────────────────────────────────────────────────────────────
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        client = ClientConnection(self._next_id, reader, writer)
+        client = ClientConnection(self._next_id, writer)
         self._next_id += 1
         try:
-            if not await self._handshake(client):
+            if not await self._handshake(client, reader):
                 return
             self.clients[client.id] = client
             if client.attached:
                 self._attach(client)
-            await self._read_loop(client)
+            await self._read_loop(client, reader)
         except framing.FrameError as exc:
             log.warning("client %s: %s", client.id, exc)
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -163,8 +163,8 @@ class DaemonServer(FrameSender):
                 log.info("client %s detached", client.id)
                 self._on_client_gone(client)
 
-    async def _handshake(self, client: ClientConnection) -> bool:
-        body = await framing.read_frame(client.reader)
+    async def _handshake(self, client: ClientConnection, reader: asyncio.StreamReader) -> bool:
+        body = await framing.read_frame(reader)
         if body is None:
             return False
         hello = framing.peek_handshake(body)
@@ -247,9 +247,9 @@ class DaemonServer(FrameSender):
         if others:
             self.claim_size(max(others, key=lambda c: c.last_active))
 
-    async def _read_loop(self, client: ClientConnection) -> None:
+    async def _read_loop(self, client: ClientConnection, reader: asyncio.StreamReader) -> None:
         while True:
-            body = await framing.read_frame(client.reader)
+            body = await framing.read_frame(reader)
             if body is None:
                 return
             message = framing.decode_client(body)
@@ -311,47 +311,44 @@ class DaemonServer(FrameSender):
         return service.session_of(ref)
 
     async def _dispatch(self, client: ClientConnection, request: Request) -> None:
+        client.send(await self.run_command(client, request))
+        with contextlib.suppress(ConnectionError):
+            await client.writer.drain()
+
+    async def run_command(self, client: ClientConnection, request: Request) -> Response:
+        """Run one request for a client and make its answer (the scene it changed is sent
+        first, see `flush_scenes`)."""
         handler = self.handlers.get(request.method)
         if handler is None:
-            client.send(
-                Response(
-                    id=request.id,
-                    error=ErrorInfo(
-                        code="unknown_command", message=f"unknown command: {request.method}"
-                    ),
-                )
+            return Response(
+                id=request.id,
+                error=ErrorInfo(
+                    code="unknown_command", message=f"unknown command: {request.method}"
+                ),
             )
-            return
         try:
             result = handler(self, client, request.params)
             if asyncio.iscoroutine(result):
                 result = await result
         except IdeaError as exc:
             code = getattr(exc, "code", type(exc).__name__)
-            client.send(Response(id=request.id, error=ErrorInfo(code=code, message=exc.message)))
+            return Response(id=request.id, error=ErrorInfo(code=code, message=exc.message))
         except (TypeError, ValueError, KeyError) as exc:
-            client.send(
-                Response(
-                    id=request.id,
-                    error=ErrorInfo(code="bad_request", message=f"{request.method}: {exc}"),
-                )
+            return Response(
+                id=request.id,
+                error=ErrorInfo(code="bad_request", message=f"{request.method}: {exc}"),
             )
         except Exception as exc:
             log.exception("command %s failed", request.method)
-            client.send(
-                Response(
-                    id=request.id,
-                    error=ErrorInfo(
-                        code="internal",
-                        message=f"{request.method} failed: {exc} (see the daemon log)",
-                    ),
-                )
+            return Response(
+                id=request.id,
+                error=ErrorInfo(
+                    code="internal",
+                    message=f"{request.method} failed: {exc} (see the daemon log)",
+                ),
             )
-        else:
-            self.flush_scenes()
-            client.send(Response(id=request.id, result=result))
-        with contextlib.suppress(ConnectionError):
-            await client.writer.drain()
+        self.flush_scenes()
+        return Response(id=request.id, result=result)
 
     def tell_changed(self, topic: str, key: str, client_ids: set[str]) -> None:
         """Send `Changed(topic, key)` to those clients (by id) still connected."""

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from adapters.pty import PtyProcess, PtySpawnError
 from core.terminal import (
     Cursor,
     Row,
@@ -25,6 +24,7 @@ from core.terminal import (
     TerminalEventKind,
     row_text,
 )
+from idea_daemon.ports import Pty, PtySpawner, SpawnFailed
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class TerminalSession:
     on_change: Callable[[TerminalSession], None]
     on_exit: Callable[[TerminalSession], None]
     on_event: Callable[[TerminalSession, TerminalEvent], None]
-    pty: PtyProcess | None = None
+    pty: Pty | None = None
     spec: SpawnSpec | None = None
     exit_code: int | None = None
     error: str | None = None
@@ -95,27 +95,31 @@ class TerminalSession:
     _reader_armed: bool = False
     _waiters: list[_Waiter] = field(default_factory=list)
     _loop: asyncio.AbstractEventLoop | None = None
+    monotonic: Callable[[], float] = time.monotonic
+    """The clock of activity and silence (a fake one in unit tests)."""
 
     def __post_init__(self) -> None:
         self.generations = [0] * self.emulator.rows
 
     # --- lifecycle ------------------------------------------------------------------
 
-    def start(self, spec: SpawnSpec, loop: asyncio.AbstractEventLoop) -> None:
+    def start(
+        self, spec: SpawnSpec, loop: asyncio.AbstractEventLoop, spawn: PtySpawner
+    ) -> None:
         """Spawn the program; a failure is kept in `error` and shown in the cell."""
         self._loop = loop
         self.spec = spec
         self.exit_code = None
         self.error = None
         try:
-            self.pty = PtyProcess.spawn(
+            self.pty = spawn(
                 spec.argv,
                 cwd=spec.cwd,
                 env=spec.env,
                 cols=self.emulator.cols,
                 rows=self.emulator.rows,
             )
-        except PtySpawnError as exc:
+        except SpawnFailed as exc:
             log.warning("session %s: %s", self.id, exc)
             self.error = str(exc)
             self.pty = None
@@ -149,7 +153,7 @@ class TerminalSession:
         self._waiters.clear()
 
     @staticmethod
-    def _reap_hard(pty: PtyProcess) -> None:
+    def _reap_hard(pty: Pty) -> None:
         if pty.poll() is None:
             pty.kill()
         pty.close()
@@ -192,7 +196,7 @@ class TerminalSession:
                 log.exception("session %s: handling output failed", self.id)
 
     def _after_feed(self) -> None:
-        now = time.monotonic()
+        now = self.monotonic()
         self._note_activity(now)
         self.last_output = now
         self._silence_armed = self.monitor_silence > 0
@@ -236,7 +240,7 @@ class TerminalSession:
         self._disarm()
         self._collect_exit(pty, attempts=0)
 
-    def _collect_exit(self, pty: PtyProcess, attempts: int) -> None:
+    def _collect_exit(self, pty: Pty, attempts: int) -> None:
         # The PTY reports EOF slightly before the child is reapable; poll briefly.
         code = pty.poll()
         if code is None and attempts < 100 and self._loop is not None:

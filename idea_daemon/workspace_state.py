@@ -17,18 +17,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from adapters.pty.environment import cell_environment, user_shell
-from adapters.store.layouts_codec import LayoutStore, default_layouts
-from adapters.store.project_codec import ProjectStore
-from adapters.store.registry import ProjectRegistry
-from adapters.store.workspace_codec import WorkspaceStore
+from adapters.store.layouts_codec import default_layouts
 from core import workspace as ws
 from core.errors import CorruptFile, IdeaError, NewerVersion, StoreError
 from core.layout import geometry as geo
 from core.layout import ops
 from core.layout.model import LayoutKind, LayoutTree, Leaf, iter_leaves
 from core.project import Project
-from core.terminal import TerminalEmulator, TerminalEvent, TerminalEventKind
+from core.terminal import TerminalEvent, TerminalEventKind
 from idea_daemon.lookups import DEFAULT_WINDOW, CellRef, Listener, WorkspaceLookups
+from idea_daemon.ports import WorkspacePorts
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.runtime_files import check_idea_file, recover
 from idea_daemon.session import SpawnSpec, TerminalSession
@@ -36,32 +34,29 @@ from idea_daemon.session import SpawnSpec, TerminalSession
 log = logging.getLogger(__name__)
 
 
-EmulatorFactory = Callable[[int, int], TerminalEmulator]
-
-
 class WorkspaceState(WorkspaceLookups):
     def __init__(
         self,
+        ports: WorkspacePorts,
         *,
-        data_dir: Path,
         socket_path: str,
-        emulator_factory: EmulatorFactory,
         base_env: Mapping[str, str],
         listener: Listener,
-        new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
         extra_env_names: tuple[str, ...] = (),
     ) -> None:
-        self._new_id = new_id
+        self._new_id = ports.new_id
         self._listener = listener
-        self._emulator_factory = emulator_factory
+        self._emulator_factory = ports.emulators
+        self._spawn_pty = ports.spawn
+        self.clock = ports.clock
         self._base_env = dict(base_env)
         self._client_env: dict[str, str] = {}
         self._extra_env_names = extra_env_names
         self._socket_path = socket_path
-        self.layout_store = LayoutStore(new_id)
-        self.project_store = ProjectStore()
-        self.registry = ProjectRegistry(data_dir)
-        self.workspace_store = WorkspaceStore(data_dir)
+        self.layout_store = ports.layouts
+        self.project_store = ports.projects
+        self.registry = ports.registry
+        self.workspace_store = ports.workspace
         self.workspace = ws.Workspace()
         self.workspace_writable = True
         self.projects: dict[str, ProjectRuntime] = {}
@@ -290,10 +285,11 @@ class WorkspaceState(WorkspaceLookups):
             on_event=self._on_session_event,
             agent_id=agent_id,
             agent_name=agent_name,
+            monotonic=self.clock.monotonic,
         )
         self.sessions[session.id] = session
         assert self._loop is not None, "restore() must run before programs are spawned"
-        session.start(spec, self._loop)
+        session.start(spec, self._loop, self._spawn_pty)
         return session
 
     # ─── for the agent service ───────────────────────────────────────────────────────

@@ -1,0 +1,185 @@
+"""Agents on fakes: launching, the records that say what ran, resuming after a restart.
+
+The agents' own files (`agents.json`, personas, `run/`) are real files in the project folder;
+the programs are fake PTYs and the layouts are in memory.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from core.layout.model import Leaf, iter_leaves
+from tests.helpers.unit_daemon import Stores, UnitDaemon
+
+
+def _leaves(unit: UnitDaemon, root: Path) -> list[Leaf]:
+    layouts = unit.stores.layouts.files[str(root)]
+    return [leaf for lay in layouts.layouts for leaf in iter_leaves(lay.tree.root)]
+
+
+def _agent_leaf(unit: UnitDaemon, root: Path) -> Leaf:
+    return next(leaf for leaf in _leaves(unit, root) if leaf.agent is not None)
+
+
+def _background(root: Path) -> dict[str, Any]:
+    path = root / ".ideai" / "run" / "background.json"
+    if not path.exists():
+        return {}
+    entries: dict[str, Any] = json.loads(path.read_text())["agents"]
+    return entries
+
+
+def test_a_new_agent_gets_its_persona_file_and_manifest_entry(unit: UnitDaemon) -> None:
+    root = unit.project()
+    created = unit.call("agent_new", name="Coder")
+    assert created["profileId"] == "claude-code"
+    assert Path(created["path"]).is_file()
+    manifest = json.loads((root / ".ideai" / "agents.json").read_text())
+    assert [agent["name"] for agent in manifest["agents"]] == ["Coder"]
+
+
+def test_launching_an_agent_starts_its_cli_in_a_new_split(unit: UnitDaemon) -> None:
+    root = unit.project()
+    unit.call("agent_new", name="Coder")
+    status = unit.call("agent_launch", agent="Coder")
+    assert status["state"] == "running" and status["background"] is False
+    pty = unit.spawner.spawned[-1]
+    assert pty.argv[0] == "claude"
+    assert "--append-system-prompt" in pty.argv
+    assert pty.env["IDEA_AGENT_NAME"] == "Coder"
+    assert pty.env["IDEA_CELL"] == status["cell"]
+    assert len(unit.cells()) == 2 and unit.focused() == status["cell"]
+    context = root / ".ideai" / "run" / status["id"] / "context.md"
+    assert f"rooted at `{root}`" in context.read_text()
+
+
+def test_a_running_agents_cell_is_recorded_as_running_with_its_conversation(
+    unit: UnitDaemon,
+) -> None:
+    root = unit.project()
+    unit.call("agent_new", name="Coder")
+    status = unit.call("agent_launch", agent="Coder")
+    leaf = _agent_leaf(unit, root)
+    assert leaf.id == status["cell"]
+    assert leaf.agent == status["id"]
+    assert leaf.agent_was_running is True
+    assert leaf.conversation_id is not None
+    # Claude Code is given its conversation id at launch (`--session-id`).
+    assert leaf.conversation_id in unit.spawner.spawned[-1].argv
+
+
+def test_an_agent_runs_once_a_second_launch_names_where_it_is(unit: UnitDaemon) -> None:
+    unit.project()
+    unit.call("agent_new", name="Coder")
+    unit.call("agent_launch", agent="Coder")
+    refusal = unit.refused("agent_launch", agent="Coder")
+    assert refusal.code == "AGENT_ALREADY_RUNNING"
+    assert "proj:Default.1" in str(refusal)
+    assert sum(1 for pty in unit.spawner.spawned if pty.argv[0] == "claude") == 1
+
+
+def test_stopping_an_agent_ends_its_cli_and_records_it_stopped(unit: UnitDaemon) -> None:
+    root = unit.project()
+    unit.call("agent_new", name="Coder")
+    unit.call("agent_launch", agent="Coder")
+    cli = unit.spawner.spawned[-1]
+    status = unit.call("agent_stop", agent="Coder")
+    assert cli.signals == ["HUP"]
+    assert status["state"] == "stopped"
+    assert _agent_leaf(unit, root).agent_was_running is False
+    [agent_cell] = [c for c in unit.cells() if c["id"] == status["cell"]]
+    assert agent_cell["running"] is False
+
+
+def test_an_agent_whose_cli_exits_by_itself_is_not_offered_for_resume(unit: UnitDaemon) -> None:
+    root = unit.project()
+    unit.call("agent_new", name="Coder")
+    unit.call("agent_launch", agent="Coder")
+    unit.spawner.spawned[-1].exit(0)
+    unit.until(lambda: not _agent_leaf(unit, root).agent_was_running, "the exit was recorded")
+    assert unit.call("agent_resumable") == []
+
+
+def test_a_background_agent_is_recorded_in_background_json(unit: UnitDaemon) -> None:
+    root = unit.project()
+    unit.call("agent_new", name="Worker")
+    status = unit.call("agent_launch", agent="Worker", background=True)
+    assert status["background"] is True and "cell" not in status
+    assert len(unit.cells()) == 1, "no cell for a background agent"
+    assert _background(root)[status["id"]]["running"] is True
+    assert unit.spawner.spawned[-1].env["IDEA_CELL"] == f"background:{status['id']}"
+    unit.call("agent_stop", agent="Worker")
+    assert _background(root) == {}
+
+
+def test_a_background_agent_brought_into_a_cell_is_not_respawned(unit: UnitDaemon) -> None:
+    root = unit.project()
+    unit.call("agent_new", name="Worker")
+    unit.call("agent_launch", agent="Worker", background=True)
+    spawned = len(unit.spawner.spawned)
+    cell = unit.focused()
+    shell = unit.pty_of(cell)
+    status = unit.call("agent_launch", agent="Worker", target=f"%{cell}", force=True)
+    assert status["cell"] == cell and status["background"] is False
+    assert len(unit.spawner.spawned) == spawned, "the running CLI was moved, not restarted"
+    assert shell.signals == ["HUP"], "the cell's shell made way"
+    assert _background(root) == {}
+
+
+def test_after_a_restart_the_agent_that_ran_is_resumable_and_resumes_its_conversation(
+    tmp_path: Path,
+) -> None:
+    stores = Stores(tmp_path / "data")
+    first = UnitDaemon(tmp_path, stores)
+    root = first.project()
+    first.call("agent_new", name="Coder")
+    status = first.call("agent_launch", agent="Coder")
+    conversation = _agent_leaf(first, root).conversation_id
+    first.close()  # the daemon stops: the agent was running
+    second = UnitDaemon(tmp_path, stores)
+    try:
+        [entry] = second.call("agent_resumable")
+        assert entry["agent"] == "Coder" and entry["cell"] == status["cell"]
+        assert entry["conversationId"] == conversation
+        assert second.spawner.spawned[-1].argv[0] == "/bin/sh", "nothing relaunched by itself"
+        [resumed] = second.call("agent_resume")
+        assert resumed["state"] == "running" and resumed["cell"] == status["cell"]
+        cli = second.spawner.spawned[-1]
+        assert cli.argv[0] == "claude" and "--resume" in cli.argv
+        assert conversation in cli.argv
+        assert second.call("agent_resumable") == []
+    finally:
+        second.close()
+
+
+def test_switching_profile_of_a_running_agent_asks_then_relaunches_it(unit: UnitDaemon) -> None:
+    unit.project()
+    unit.call("agent_new", name="Coder")
+    unit.call("agent_launch", agent="Coder")
+    claude = unit.spawner.spawned[-1]
+    assert unit.refused("agent_set_profile", agent="Coder", profile="codex").code == "confirm"
+    status = unit.call("agent_set_profile", agent="Coder", profile="codex", force=True)
+    assert claude.signals == ["HUP"]
+    assert unit.spawner.spawned[-1].argv[0] == "codex"
+    assert status["profileId"] == "codex" and status["state"] == "running"
+
+
+def test_an_agent_cli_that_is_not_installed_fails_with_how_to_fix_it(unit: UnitDaemon) -> None:
+    unit.project()
+    unit.call("agent_new", name="Coder")
+    unit.spawner.missing.add("claude")
+    refusal = unit.refused("agent_launch", agent="Coder")
+    assert refusal.code == "launch_failed"
+    assert "idea agent set-profile Coder" in str(refusal)
+
+
+def test_deleting_an_agent_keeps_its_markdown_in_the_trash(unit: UnitDaemon) -> None:
+    root = unit.project()
+    created = unit.call("agent_new", name="Coder")
+    assert unit.refused("agent_rm", agent="Coder").code == "confirm"
+    unit.call("agent_rm", agent="Coder", force=True)
+    assert not Path(created["path"]).exists()
+    assert list((root / ".ideai" / "run" / "trash").glob("*.md"))
+    assert unit.call("agent_list") == []
