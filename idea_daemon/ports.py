@@ -80,6 +80,9 @@ class LayoutStorePort(Protocol):
 
 
 class ProjectStorePort(Protocol):
+    def path(self, project_root: Path) -> Path:
+        """Where a project's `project.json` is."""
+
     def load(self, project_root: Path) -> Project | None: ...
 
     def save(self, project: Project) -> None: ...

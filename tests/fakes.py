@@ -206,6 +206,9 @@ class FakeProjectStore:
         self.files: dict[str, Project] = {}
         self.gitignored: list[str] = []
 
+    def path(self, project_root: Path) -> Path:
+        return project_root / ".ideai" / "project.json"
+
     def load(self, project_root: Path) -> Project | None:
         return self.files.get(str(project_root))
 
