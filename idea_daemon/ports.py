@@ -74,6 +74,9 @@ class Clock(Protocol):
 
 
 class LayoutStorePort(Protocol):
+    def path(self, project_root: Path) -> Path:
+        """Where a project's `layouts.json` is."""
+
     def load(self, project_root: Path) -> LayoutSet: ...
 
     def save(self, project_root: Path, layouts: LayoutSet) -> None: ...
@@ -91,6 +94,9 @@ class ProjectStorePort(Protocol):
 
 
 class RegistryPort(Protocol):
+    path: Path
+    """The registry's file (set aside when damaged)."""
+
     def list_projects(self) -> list[RegisteredProject]: ...
 
     def get(self, root: str) -> RegisteredProject | None: ...
@@ -101,6 +107,9 @@ class RegistryPort(Protocol):
 
 
 class WorkspaceStorePort(Protocol):
+    path: Path
+    """`workspace.json` (set aside when damaged)."""
+
     def load(self) -> Workspace: ...
 
     def save(self, workspace: Workspace) -> None: ...

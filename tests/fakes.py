@@ -180,6 +180,9 @@ class FakeLayoutStore:
         """Roots whose file cannot be read (the error's message)."""
         self.fail_saves = False
 
+    def path(self, project_root: Path) -> Path:
+        return project_root / ".ideai" / "layouts.json"
+
     def load(self, project_root: Path) -> LayoutSet:
         root = str(project_root)
         if root in self.broken:
@@ -221,7 +224,8 @@ class FakeProjectStore:
 
 
 class FakeRegistry:
-    def __init__(self) -> None:
+    def __init__(self, path: Path) -> None:
+        self.path = path
         self.entries: dict[str, RegisteredProject] = {}
         self.touched: list[str] = []
 
@@ -243,7 +247,8 @@ class FakeRegistry:
 
 
 class FakeWorkspaceStore:
-    def __init__(self, workspace: Workspace | None = None) -> None:
+    def __init__(self, path: Path, workspace: Workspace | None = None) -> None:
+        self.path = path
         self.current = workspace or Workspace()
         self.saves: list[Workspace] = []
         self.broken: str | None = None

@@ -76,8 +76,8 @@ class Stores:
         self.clock = FakeClock()
         self.layouts = FakeLayoutStore(self.ids)
         self.projects = FakeProjectStore()
-        self.registry = FakeRegistry()
-        self.workspace = FakeWorkspaceStore()
+        self.registry = FakeRegistry(data / "projects.json")
+        self.workspace = FakeWorkspaceStore(data / "workspace.json")
         self.data = data
 
 
