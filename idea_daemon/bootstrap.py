@@ -81,7 +81,6 @@ def _wire_git(server: DaemonServer) -> None:
     if server.service is not None:
         server.service.agent_activity_handlers.append(git.touch_path)
     server.handlers.update(commands_git.COMMANDS)
-    server.background = server.background | commands_git.BACKGROUND
 
 
 class SystemClock:

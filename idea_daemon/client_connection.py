@@ -40,6 +40,8 @@ class ClientConnection:
     last_frame: dict[tuple[str, str], float] = field(default_factory=dict)
     lagging: bool = False
     closed: bool = False
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    """Commands of this client still running (those that wait), cancelled when it leaves."""
 
     @property
     def attached(self) -> bool:

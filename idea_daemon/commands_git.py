@@ -1,8 +1,8 @@
 """The `git_*` commands: the git panel, the graph page and `idea git …` all use these.
 
-Each handler is a coroutine awaiting the git port (no blocking work on the loop) and is
-marked `background`: the server runs it as its own task, so a slow `git push` never holds
-up the keys the same client sends meanwhile.
+Each handler is a coroutine awaiting the git port (no blocking work on the loop); the
+server runs every coroutine command as its own task, so a slow `git push` never holds up
+the keys the same client sends meanwhile.
 
 The repository is the caller's project root, or `path` (an absolute folder: an agent's
 worktree, say). Results are plain dicts (`idea_daemon/git_wire.py`).
@@ -309,5 +309,3 @@ COMMANDS: dict[str, AsyncHandler] = {
     "git_push": _remote_command("push"),
     "git_watch": git_watch,
 }
-BACKGROUND = frozenset(COMMANDS)
-"""Commands the server runs as their own task (slow: network, big repositories)."""

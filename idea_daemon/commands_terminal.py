@@ -65,7 +65,9 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
             raise CommandError(f"bad --wait pattern: {exc}") from exc
         timeout = float(params.get("timeout", 10.0))
         try:
-            await asyncio.wait_for(asyncio.shield(session.wait_for(pattern)), timeout)
+            # Not shielded: on a timeout (or the client leaving) the wait is cancelled, which
+            # removes it from the cell.
+            await asyncio.wait_for(session.wait_for(pattern), timeout)
         except TimeoutError as exc:
             raise CommandError(f"{wait!r} did not appear within {timeout:g} s", "timeout") from exc
     history = _int(params, "history", 0, 0, 10_000_000)

@@ -10,7 +10,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from adapters.ipc import framing
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 POLL_INTERVAL = 1.0
+MAX_PENDING_COMMANDS = 64
+"""Commands that wait (capture --wait...) one connection may have running at once."""
 
 
 Handler = Callable[["DaemonServer", ClientConnection, dict[str, Any]], Any]
@@ -61,10 +63,6 @@ class DaemonServer(FrameSender):
         self.admin: Any = None
         # The git service (idea_daemon.git_service), set by bootstrap.
         self.git: Any = None
-        # Commands run as their own task (slow ones: git), so the client's later input is
-        # not held up behind them.
-        self.background: frozenset[str] = frozenset()
-        self._background_tasks: set[asyncio.Task[None]] = set()
         self.clients: dict[int, ClientConnection] = {}
         self.handlers: dict[str, Handler] = {}
         self._next_id = 1
@@ -248,17 +246,25 @@ class DaemonServer(FrameSender):
             self.claim_size(max(others, key=lambda c: c.last_active))
 
     async def _read_loop(self, client: ClientConnection, reader: asyncio.StreamReader) -> None:
+        try:
+            await self._read_messages(client, reader)
+        finally:
+            # A client that goes away takes its pending commands with it (a `capture
+            # --wait` stops watching the cell).
+            for task in list(client.tasks):
+                task.cancel()
+
+    async def _read_messages(self, client: ClientConnection,
+                             reader: asyncio.StreamReader) -> None:
         while True:
             body = await framing.read_frame(reader)
             if body is None:
                 return
             message = framing.decode_client(body)
-            if isinstance(message, Request) and message.method in self.background:
-                task = asyncio.ensure_future(self._dispatch(client, message))
-                self._background_tasks.add(task)
-                task.add_done_callback(self._background_tasks.discard)
-            elif isinstance(message, Request):
-                await self._dispatch(client, message)
+            if isinstance(message, Request):
+                self._dispatch(client, message)
+                with contextlib.suppress(ConnectionError):
+                    await client.writer.drain()
             elif isinstance(message, ClientSize):
                 client.width, client.height = message.width, message.height
                 client.last_active = time.monotonic()
@@ -310,14 +316,43 @@ class DaemonServer(FrameSender):
             return None
         return service.session_of(ref)
 
-    async def _dispatch(self, client: ClientConnection, request: Request) -> None:
-        client.send(await self.run_command(client, request))
+    def _dispatch(self, client: ClientConnection, request: Request) -> None:
+        """Run a command. Synchronous commands run at once, in the order they came, between
+        the input messages around them; a command that waits (`capture --wait`, profile
+        detection, git) goes on in its own task, so the client's keys and other commands
+        are not held up behind it."""
+        started = self._start(client, request)
+        if isinstance(started, Response):
+            client.send(started)
+            return
+        if len(client.tasks) >= MAX_PENDING_COMMANDS:
+            started.close()
+            client.send(Response(id=request.id, error=ErrorInfo(
+                code="busy", message=f"{MAX_PENDING_COMMANDS} commands of this connection "
+                                     "are still running; wait for some to finish")))
+            return
+        assert self._loop is not None
+        task = self._loop.create_task(self._answer_when_done(client, request, started))
+        client.tasks.add(task)
+        task.add_done_callback(client.tasks.discard)
+
+    async def _answer_when_done(self, client: ClientConnection, request: Request,
+                                pending: Coroutine[Any, Any, Any]) -> None:
+        client.send(await self._complete(request, pending))
         with contextlib.suppress(ConnectionError):
             await client.writer.drain()
 
     async def run_command(self, client: ClientConnection, request: Request) -> Response:
         """Run one request for a client and make its answer (the scene it changed is sent
         first, see `flush_scenes`)."""
+        started = self._start(client, request)
+        if isinstance(started, Response):
+            return started
+        return await self._complete(request, started)
+
+    def _start(self, client: ClientConnection,
+               request: Request) -> Response | Coroutine[Any, Any, Any]:
+        """The answer of a command that does not wait, or the coroutine of one that does."""
         handler = self.handlers.get(request.method)
         if handler is None:
             return Response(
@@ -328,27 +363,40 @@ class DaemonServer(FrameSender):
             )
         try:
             result = handler(self, client, request.params)
-            if asyncio.iscoroutine(result):
-                result = await result
-        except IdeaError as exc:
+        except Exception as exc:
+            return self._error(request, exc)
+        if asyncio.iscoroutine(result):
+            return result
+        self.flush_scenes()
+        return Response(id=request.id, result=result)
+
+    async def _complete(self, request: Request,
+                        pending: Coroutine[Any, Any, Any]) -> Response:
+        try:
+            result = await pending
+        except Exception as exc:
+            return self._error(request, exc)
+        self.flush_scenes()
+        return Response(id=request.id, result=result)
+
+    @staticmethod
+    def _error(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, IdeaError):
             code = getattr(exc, "code", type(exc).__name__)
             return Response(id=request.id, error=ErrorInfo(code=code, message=exc.message))
-        except (TypeError, ValueError, KeyError) as exc:
+        if isinstance(exc, TypeError | ValueError | KeyError):
             return Response(
                 id=request.id,
                 error=ErrorInfo(code="bad_request", message=f"{request.method}: {exc}"),
             )
-        except Exception as exc:
-            log.exception("command %s failed", request.method)
-            return Response(
-                id=request.id,
-                error=ErrorInfo(
-                    code="internal",
-                    message=f"{request.method} failed: {exc} (see the daemon log)",
-                ),
-            )
-        self.flush_scenes()
-        return Response(id=request.id, result=result)
+        log.error("command %s failed", request.method, exc_info=exc)
+        return Response(
+            id=request.id,
+            error=ErrorInfo(
+                code="internal",
+                message=f"{request.method} failed: {exc} (see the daemon log)",
+            ),
+        )
 
     def tell_changed(self, topic: str, key: str, client_ids: set[str]) -> None:
         """Send `Changed(topic, key)` to those clients (by id) still connected."""

@@ -9,6 +9,7 @@ sent, so a frame carries only the rows that changed since that client's last fra
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import signal
@@ -350,8 +351,21 @@ class TerminalSession:
         if pattern.search(text):
             future.set_result(text)
         else:
-            self._waiters.append(_Waiter(pattern, future))
+            waiter = _Waiter(pattern, future)
+            self._waiters.append(waiter)
+            # Cancelled (a timeout, the client gone) or resolved: it stops watching at once,
+            # instead of running its pattern on every later read of the cell.
+            future.add_done_callback(lambda _: self._drop_waiter(waiter))
         return future
+
+    def _drop_waiter(self, waiter: _Waiter) -> None:
+        with contextlib.suppress(ValueError):
+            self._waiters.remove(waiter)
+
+    @property
+    def waiting(self) -> int:
+        """How many `wait_for` futures still watch this cell."""
+        return len(self._waiters)
 
     def _check_waiters(self) -> None:
         text = "\n".join(self.screen_text())
