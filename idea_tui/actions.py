@@ -318,8 +318,8 @@ class ActionRunner(ViewActions):
 
     # ─── agents, templates, profiles ─────────────────────────────────────────────────
 
-    async def first_run(self) -> None:
-        """The first-run wizard (FRW-1), when profiles.json does not exist yet.
+    async def first_run_screen(self) -> Screen[Any] | None:
+        """The first-run wizard (FRW-1) when profiles.json does not exist yet, else None.
 
         Saving or skipping writes profiles.json, so it is never shown again. Quiet on
         failure: a daemon without agents simply has no wizard.
@@ -327,10 +327,10 @@ class ActionRunner(ViewActions):
         answer = await self.attempt("profile_list")
         info = answer.result
         if not answer.ok or not isinstance(info, dict) or info.get("configured", True):
-            return
+            return None
         from idea_tui.screens.profiles import ProfilesScreen
 
-        await self.ask(ProfilesScreen(self, info.get("profiles", []), first_run=True))
+        return ProfilesScreen(self, info.get("profiles", []), first_run=True)
 
     async def do_agents(self) -> None:
         from idea_tui.screens.agents import AgentsScreen

@@ -7,6 +7,7 @@ the key table (`idea_tui.keymap`) through `idea_tui.actions.ActionRunner`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Awaitable, Callable, Coroutine
@@ -33,7 +34,9 @@ from idea_tui.widgets.workspace_view import WorkspaceView
 log = logging.getLogger(__name__)
 
 Connector = Callable[[int, int], Awaitable[GatewayPort]]
-FIRST_RUN_FALLBACK = 0.5
+FIRST_RUN_TIMEOUT = 5.0
+"""Seconds the first frame waits for the first-run answer (a daemon answers in
+milliseconds; this only bounds a daemon that never does)."""
 HOLD_LIMIT = 0.5
 """Seconds keys typed after an action's key may wait for it (see `_run_key_action`)."""
 
@@ -60,8 +63,12 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.detach_error = False
         self._detached = False
         self._offered_resume = False
-        self._first_run_started = False
         self._live_gateway = False
+        # Until the first-run check has answered, what the daemon sends waits here and keys
+        # are held: the wizard, when it is needed, appears with the first frame, and keys
+        # typed before that frame go to the shell, never half to it and half to the wizard.
+        self._first_run_pending = False
+        self._early: list[DaemonMessage] = []
         # Keys and pastes typed while a key's action (focus move, split, ...) is on its way
         # to the daemon wait here, then go to the cell the action left focused.
         self._actions_running = 0
@@ -104,18 +111,28 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.gateway = gateway
         setter = getattr(gateway, "on_message", None)
         if setter is not None:
+            self._first_run_pending = True
             gateway.on_message = self.handle_message  # type: ignore[attr-defined]
             gateway.on_closed = self._on_gateway_closed  # type: ignore[attr-defined]
             gateway.start()  # type: ignore[attr-defined]
             self._live_gateway = True
-            # The first-run check waits for the first frame (it may start detecting CLIs,
-            # which costs CPU); the timer covers a daemon that sends no scene.
-            self.set_timer(FIRST_RUN_FALLBACK, self._start_first_run)
+            self._in_worker(self._first_run_check())
 
-    def _start_first_run(self) -> None:
-        if not self._first_run_started and self._live_gateway:
-            self._first_run_started = True
-            self._in_worker(self.runner.first_run())
+    async def _first_run_check(self) -> None:
+        """Ask whether the first-run wizard is due, then show the first frame: with the
+        wizard on top when it is (both are painted together), and hand the keys held
+        meanwhile to the shell (they were typed before anything was on screen)."""
+        try:
+            wizard = await asyncio.wait_for(self.runner.first_run_screen(), FIRST_RUN_TIMEOUT)
+        except TimeoutError:
+            wizard = None
+        if wizard is not None:
+            self.push_screen(wizard)
+        self._first_run_pending = False
+        early, self._early = self._early, []
+        for message in early:
+            self.handle_message(message)
+        await self._release_held()
 
     def _send_size(self, width: int, height: int) -> None:
         if self.gateway is not None and width > 0 and height > 0:
@@ -124,6 +141,9 @@ class IdeaApp(App[str], inherit_bindings=False):
     # ─── daemon messages ─────────────────────────────────────────────────────────────
 
     def handle_message(self, message: DaemonMessage) -> None:
+        if self._first_run_pending and not isinstance(message, Detached):
+            self._early.append(message)
+            return
         try:
             self._handle_message(message)
         except Exception:
@@ -136,8 +156,6 @@ class IdeaApp(App[str], inherit_bindings=False):
         if isinstance(message, CellFrame):
             self.view.apply_frame(message)
         elif isinstance(message, Scene):
-            if not self._first_run_started:
-                self.call_after_refresh(self._start_first_run)
             if not self._offered_resume and message.tabs:
                 self._offered_resume = True
                 self._in_worker(self.runner.offer_resume())
@@ -239,6 +257,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         self._in_worker(held())
 
     def _holding(self) -> bool:
+        if self._first_run_pending:
+            return True
         return self._actions_running > 0 and not self._hold_expired
 
     async def _expire_hold(self) -> None:

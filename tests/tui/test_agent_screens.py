@@ -156,6 +156,81 @@ def test_no_wizard_once_profiles_json_exists() -> None:
     assert gateway.methods() == ["profile_list"]
 
 
+def first_scene_watch(app: IdeaApp) -> list[bool]:
+    """Records, each time the grid gets a scene, whether the wizard was already on top."""
+    seen: list[bool] = []
+    view = app.view
+    original = view.set_scene
+
+    def set_scene(scene: Any) -> None:
+        seen.append(any(isinstance(s, ProfilesScreen) for s in app.screen_stack))
+        original(scene)
+
+    view.set_scene = set_scene  # type: ignore[method-assign]
+    return seen
+
+
+def test_the_wizard_comes_with_the_first_frame_and_keys_typed_before_go_to_the_shell(
+) -> None:
+    """Issue 7: the wizard used to appear a moment after the first frame and catch keys the
+    user was typing into the shell. Now the first frame waits for the first-run answer:
+    keys typed before it go to the shell, in order; once the wizard shows, keys are its."""
+    answered = asyncio.Event()
+
+    async def profile_list(params: dict[str, Any]) -> Any:
+        await answered.wait()
+        return {"configured": False, "profiles": PROFILES}
+
+    gateway = wizard_gateway(profile_list=profile_list)
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        app = app_of(pilot)
+        seen = first_scene_watch(app)
+        await called(pilot, gateway, "profile_list")
+        await show(pilot, SCENE)  # the daemon's first scene arrives before the answer
+        await pilot.press("l", "s", "enter")
+        await pilot.pause()
+        assert app.view.scene is None, "nothing is drawn before the first-run answer"
+        assert gateway.keys == [], "keys wait for the first frame"
+        answered.set()
+        await screen(pilot, ProfilesScreen)
+        assert seen == [True], "the wizard is on top when the first scene is drawn"
+        assert [(cell, key) for cell, key, _ in gateway.keys] == [
+            ("cell-1", "l"), ("cell-1", "s"), ("cell-1", "enter")]
+        await pilot.press("x")
+        await pilot.pause()
+        assert len(gateway.keys) == 3, "with the wizard on screen, keys are the wizard's"
+
+    drive(make_app(gateway), scenario)
+
+
+def test_without_a_wizard_keys_typed_before_the_first_frame_reach_the_shell_in_order(
+) -> None:
+    answered = asyncio.Event()
+
+    async def profile_list(params: dict[str, Any]) -> Any:
+        await answered.wait()
+        return {"configured": True, "profiles": PROFILES}
+
+    gateway = wizard_gateway(profile_list=profile_list)
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        app = app_of(pilot)
+        await called(pilot, gateway, "profile_list")
+        await show(pilot, SCENE)
+        await pilot.press("e", "c")
+        await pilot.pause()
+        assert gateway.keys == []
+        answered.set()
+        await until(pilot, lambda: app.view.scene is not None, "the first scene")
+        await pilot.press("h")
+        await until(pilot, lambda: len(gateway.keys) == 3, "three keys")
+        assert [key for _, key, _ in gateway.keys] == ["e", "c", "h"]
+        assert not isinstance(app.screen, ProfilesScreen)
+
+    drive(make_app(gateway), scenario)
+
+
 def test_no_wizard_for_a_test_gateway_without_a_connection() -> None:
     """The hook runs once the live gateway starts: not for a plain FakeGateway."""
     gateway = Gateway({"profile_list": {"configured": False, "profiles": PROFILES}})
