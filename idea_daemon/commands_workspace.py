@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from core.layout.model import iter_leaves
+from core.layout.model import LayoutKind, iter_leaves
 from core.project import normalize_root
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.commands import Handler, _svc, caller_window, describe_cell
@@ -205,8 +205,11 @@ def layout_list(server: DaemonServer, client: ClientConnection, params: dict[str
 
 def layout_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
-    layout = _svc(server).new_page(runtime, params.get("name"))
-    return {"id": layout.id, "name": layout.name}
+    kind = params.get("kind", "terminal")
+    if kind not in ("terminal", "gitGraph"):
+        raise CommandError("kind must be terminal or gitGraph")
+    layout = _svc(server).new_page(runtime, params.get("name"), LayoutKind(kind))
+    return {"id": layout.id, "name": layout.name, "kind": layout.kind.value}
 
 
 def layout_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:

@@ -196,8 +196,18 @@ class ProjectOps(WorkspaceState):
 
     # ─── pages (layouts) ─────────────────────────────────────────────────────────────
 
-    def new_page(self, runtime: ProjectRuntime, name: str | None) -> Layout:
+    def new_page(
+        self, runtime: ProjectRuntime, name: str | None, kind: LayoutKind = LayoutKind.TERMINAL
+    ) -> Layout:
         taken = {lay.name for lay in runtime.layouts.layouts}
+        if kind is LayoutKind.GIT_GRAPH:
+            # One graph page per project is enough: asking again shows it.
+            existing = next(
+                (lay for lay in runtime.layouts.layouts if lay.kind is LayoutKind.GIT_GRAPH), None
+            )
+            if existing is not None and name is None:
+                return self.switch_page(runtime, existing.name)
+            name = name or "Git Graph"
         if name is None:
             number = len(runtime.layouts.layouts) + 1
             while f"Page {number}" in taken:
@@ -205,7 +215,7 @@ class ProjectOps(WorkspaceState):
             name = f"Page {number}"
         elif name in taken:
             raise CommandError(f"project {runtime.name} already has a page named {name!r}")
-        layout = Layout(self._new_id(), name, LayoutKind.TERMINAL, LayoutTree(Leaf(self._new_id())))
+        layout = Layout(self._new_id(), name, kind, LayoutTree(Leaf(self._new_id())))
         runtime.layouts = replace(
             runtime.layouts, layouts=(*runtime.layouts.layouts, layout), active_id=layout.id
         )

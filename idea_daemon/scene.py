@@ -82,7 +82,8 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
         if layout.kind is not LayoutKind.TERMINAL:
             info.kind = layout.kind.value
             info.running = False
-            info.message = "The git graph view is not available in this version."
+            # The client draws the page itself (idea_tui/git_graph.py).
+            info.command = "git graph"
         else:
             session = service.sessions.get(leaf.session) if leaf.session else None
             _describe(info, session)

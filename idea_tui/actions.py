@@ -332,6 +332,14 @@ class ActionRunner(ViewActions):
 
         return ProfilesScreen(self, info.get("profiles", []), first_run=True)
 
+    async def do_git(self) -> None:
+        from idea_tui.screens.git_panel import GitScreen
+
+        self.app.push_screen(GitScreen(self))
+
+    async def do_git_graph(self) -> None:
+        await self.call("layout_new", kind="gitGraph")
+
     async def do_agents(self) -> None:
         from idea_tui.screens.agents import AgentsScreen
 

@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 
 from adapters.ipc.messages import (
     CellFrame,
+    Changed,
     Clipboard,
     DaemonMessage,
     Detached,
@@ -27,6 +28,7 @@ from adapters.ipc.messages import (
 from idea_tui.actions import ActionRunner
 from idea_tui.control import DaemonError
 from idea_tui.gateway import GatewayPort
+from idea_tui.git_graph import GraphPage
 from idea_tui.keymap import DEFAULT_PREFIX, DIRECTION_KEYS, build_prefix_table, normalize_key
 from idea_tui.widgets.bars import StatusBar, TabBar
 from idea_tui.widgets.workspace_view import WorkspaceView
@@ -58,6 +60,7 @@ class IdeaApp(App[str], inherit_bindings=False):
         self._armed = False
         self._pending_mode: str | None = None
         self.runner = ActionRunner(self)
+        self.graph = GraphPage(self.runner)
         self.detach_reason = "detached"
         self.connect_error: DaemonError | None = None
         self.detach_error = False
@@ -160,6 +163,7 @@ class IdeaApp(App[str], inherit_bindings=False):
                 self._offered_resume = True
                 self._in_worker(self.runner.offer_resume())
             self.view.set_scene(message)
+            self.graph.on_scene(message)
             self.query_one(TabBar).set_scene(message)
             self.status.set_scene(message)
         elif isinstance(message, Notice):
@@ -168,6 +172,13 @@ class IdeaApp(App[str], inherit_bindings=False):
             # Textual writes OSC 52: the user's terminal copies it.
             self.copy_to_clipboard(message.text)
             self.status.show(f"a program copied {len(message.text)} characters")
+        elif isinstance(message, Changed):
+            # Whatever shows that topic asks the daemon again (the git panel, the graph).
+            self.graph.daemon_changed(message.topic, message.key)
+            for screen in self.screen_stack:
+                listener = getattr(screen, "daemon_changed", None)
+                if callable(listener):
+                    listener(message.topic, message.key)
         elif isinstance(message, Detached):
             self._detached = True
             self.detach_reason = message.reason
@@ -218,6 +229,10 @@ class IdeaApp(App[str], inherit_bindings=False):
             return
         cell = self.view.focused_cell
         if cell is None or self.gateway is None:
+            return
+        if cell.kind == "gitGraph":
+            # No program here: the graph page itself takes the keys.
+            await self.graph.key(key)
             return
         waiting_agent = cell.kind == "agent" and not cell.running
         if key == "enter" and not cell.running and (cell.exit_code is not None or waiting_agent):

@@ -197,7 +197,8 @@ def cmd_layout(args: argparse.Namespace) -> int:
                 print(f"{mark} {page['name']:<20} {page['kind']:<9} {page['cells']} cells")
             return 0
     elif action == "new":
-        result = call(args, "layout_new", project=args.project, name=args.name)
+        result = call(args, "layout_new", project=args.project, name=args.name,
+                      kind=getattr(args, "kind", None))
     elif action == "switch":
         result = call(args, "layout_switch", project=args.project, page=args.page)
     elif action == "rename":
@@ -344,7 +345,10 @@ def build_parser() -> argparse.ArgumentParser:
         return action
 
     layout_action("list", "list pages")
-    layout_action("new", "add a page").add_argument("name", nargs="?")
+    lnew = layout_action("new", "add a page")
+    lnew.add_argument("name", nargs="?")
+    lnew.add_argument("--kind", choices=("terminal", "gitGraph"), default=None,
+                      help="terminal (default) or gitGraph (the commit graph)")
     layout_action("switch", "show a page: a name, #N, N, next or prev").add_argument("page")
     lren = layout_action("rename", "rename the current page (or --page)")
     lren.add_argument("name")

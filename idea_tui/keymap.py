@@ -102,6 +102,11 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo(
         "profiles", "Profiles: the AI CLIs agents run, detect installed ones", "Agents", ("S",)
     ),
+    # git
+    ActionInfo(
+        "git", "Git panel: stage, unstage, discard, diff, commit, branches, log", "Git", ("G",)
+    ),
+    ActionInfo("git_graph", "Git Graph page: the commit graph (Enter: a commit's diff)", "Git"),
     # client
     ActionInfo(
         "copy_mode", "Copy mode: scroll, search, select and copy the history", "Client", ("[",)
