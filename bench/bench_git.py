@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adapters.git.cli_repo import GitCliRepository  # noqa: E402
-from adapters.git.dulwich_repo import DulwichRepository  # noqa: E402
+from adapters.git.cli_repo import GitCliRepository
+from adapters.git.dulwich_repo import DulwichRepository
 
 
 def make_repo(root: Path, files: int, env: dict[str, str]) -> None:
