@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from core.keys import parse_key_spec, wrap_paste
+from core.limits import MAX_PATTERN, wait_seconds
 from core.terminal import row_text, rows_to_ansi
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.commands import Handler, _int, _svc, _target
@@ -59,11 +60,15 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
         raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
     wait = params.get("wait")
     if wait:
+        if len(str(wait)) > MAX_PATTERN:
+            raise CommandError(f"--wait pattern longer than {MAX_PATTERN} characters")
         try:
             pattern = re.compile(str(wait), re.MULTILINE)
         except re.error as exc:
             raise CommandError(f"bad --wait pattern: {exc}") from exc
-        timeout = float(params.get("timeout", 10.0))
+        timeout = wait_seconds(params.get("timeout", 10.0))
+        if timeout is None:
+            raise CommandError("--timeout must be a number of seconds (0 or more)")
         try:
             # Not shielded: on a timeout (or the client leaving) the wait is cancelled, which
             # removes it from the cell.

@@ -13,13 +13,14 @@ import asyncio
 import contextlib
 import fcntl
 import logging
-import logging.handlers
 import os
 import signal
 import sys
 from typing import IO
 
+from adapters.ipc.peer import UnsafeRuntimePath, check_reusable
 from adapters.locations import Locations, RuntimeDirError, ensure_dirs, locate
+from adapters.private_log import PrivateRotatingFileHandler, open_private
 
 log = logging.getLogger("idea_daemon")
 
@@ -32,7 +33,7 @@ def _daemonize(log_path: str) -> None:
         os._exit(0)
     os.chdir("/")
     devnull = os.open(os.devnull, os.O_RDWR)
-    log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    log_fd = open_private(log_path)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     # Anything written to stderr (a crash in a C extension, say) lands in the log.
@@ -42,7 +43,9 @@ def _daemonize(log_path: str) -> None:
 
 
 def _lock(locations: Locations) -> IO[str] | None:
-    handle = open(locations.lock_file, "a+")  # noqa: SIM115 - held for the daemon's life
+    fd = os.open(locations.lock_file, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o644)
+    handle = os.fdopen(fd, "a+")  # held for the daemon's life
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -51,14 +54,22 @@ def _lock(locations: Locations) -> IO[str] | None:
     return handle
 
 
-def _setup_logging(locations: Locations) -> None:
-    handler = logging.handlers.RotatingFileHandler(
-        locations.log_file, maxBytes=2_000_000, backupCount=2
+def _setup_logging(locations: Locations, foreground: bool) -> None:
+    # Files 0600, rotated ones too; stderr (fd 2, daemonized) follows the current file.
+    handler = PrivateRotatingFileHandler(
+        locations.log_file, 2_000_000, 2, mirror_fd=None if foreground else 2
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.DEBUG if os.environ.get("IDEA_DEBUG") else logging.INFO)
+
+
+def _write_pid(locations: Locations) -> None:
+    fd = os.open(locations.pid_file,
+                 os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(f"{os.getpid()}\n")
 
 
 async def _serve(locations: Locations) -> None:
@@ -84,14 +95,23 @@ def run(foreground: bool) -> int:
     except (RuntimeDirError, OSError) as exc:
         print(f"idea daemon: {exc}", file=sys.stderr)
         return 1
+    try:
+        # Reused paths of the runtime folder (it may be /tmp/idea-$UID): ours, of the right
+        # kind, no symbolic link (adapters.ipc.peer).
+        for path in (locations.lock_file, locations.pid_file):
+            check_reusable(path, "file")
+        check_reusable(locations.socket, "socket")
+    except UnsafeRuntimePath as exc:
+        print(f"idea daemon: {exc}", file=sys.stderr)
+        return 1
     if not foreground:
         _daemonize(str(locations.log_file))
     lock = _lock(locations)
     if lock is None:
         # Another daemon holds the lock: it serves the socket, nothing to do here.
         return 0
-    _setup_logging(locations)
-    locations.pid_file.write_text(f"{os.getpid()}\n")
+    _setup_logging(locations, foreground)
+    _write_pid(locations)
     log.info("daemon %s starting (socket %s)", os.getpid(), locations.socket)
     try:
         asyncio.run(_serve(locations))

@@ -31,7 +31,9 @@ from adapters.ipc.messages import (
     Response,
     Welcome,
 )
+from adapters.ipc.peer import check_reusable, is_own_peer
 from core.errors import IdeaError
+from core.limits import bounded_env, clamp_window
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.frames import FrameSender
 from idea_daemon.scene import visible_sessions
@@ -82,6 +84,8 @@ class DaemonServer(FrameSender):
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        # A stale socket is replaced only if it is ours (the path may be in /tmp).
+        check_reusable(self.socket_path, "socket")
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.socket_path)
         old_umask = os.umask(0o177)
@@ -138,6 +142,11 @@ class DaemonServer(FrameSender):
     # ─── connections ─────────────────────────────────────────────────────────────────
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if not is_own_peer(writer.get_extra_info("socket")):
+            # Another user's process: not a word is read from it (SO_PEERCRED).
+            log.warning("refused a connection from another user")
+            writer.close()
+            return
         client = ClientConnection(self._next_id, writer)
         self._next_id += 1
         try:
@@ -185,8 +194,10 @@ class DaemonServer(FrameSender):
         message = framing.decode_client(body)
         assert isinstance(message, Hello)
         client.kind = message.kind
-        client.width, client.height = message.width, message.height
-        client.env = dict(message.env)
+        # Sizes and the environment are bounded (core.limits): a screen of 10^9 rows
+        # would exhaust memory, an env of a million entries would land in every shell.
+        client.width, client.height = clamp_window(message.width, message.height)
+        client.env = bounded_env(dict(message.env))
         client.cell = message.cell
         client.last_active = time.monotonic()
         client.send(
@@ -266,7 +277,7 @@ class DaemonServer(FrameSender):
                 with contextlib.suppress(ConnectionError):
                     await client.writer.drain()
             elif isinstance(message, ClientSize):
-                client.width, client.height = message.width, message.height
+                client.width, client.height = clamp_window(message.width, message.height)
                 client.last_active = time.monotonic()
                 self.claim_size(client)
             else:

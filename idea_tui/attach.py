@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import sys
 from pathlib import Path
 
 from adapters.config import load_config
 from adapters.locations import locate
+from adapters.private_log import PrivateRotatingFileHandler
 from idea_tui.control import DaemonError, VersionMismatch, ensure_daemon, terminate_daemon
 from idea_tui.gateway import Gateway, GatewayPort
 
@@ -26,7 +26,7 @@ def _log_to_file(path: Path) -> None:
     """The client's own log (never the terminal the screen owns)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=1)
+        handler = PrivateRotatingFileHandler(path, 1_000_000, 1)  # 0600, rotated ones too
     except OSError:
         return
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

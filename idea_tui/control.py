@@ -22,6 +22,7 @@ from typing import Any
 
 from adapters.ipc import framing
 from adapters.ipc.messages import PROTOCOL_VERSION, Hello, Refused, Request, Response, Welcome
+from adapters.ipc.peer import UnsafeRuntimePath, check_reusable, is_own_peer
 from adapters.locations import Locations
 from core.environment import refreshed_variables
 from core.version import VERSION
@@ -69,8 +70,33 @@ def configured_refresh_env(locations: Locations) -> list[str]:
     return load_config(locations.config_file)[0].refresh_env
 
 
+def check_socket(locations: Locations) -> None:
+    """Refuse a socket path another user could have planted (it may be in /tmp).
+
+    Raises:
+        DaemonError: The path exists and is not this user's socket.
+    """
+    try:
+        check_reusable(locations.socket, "socket")
+    except UnsafeRuntimePath as exc:
+        raise DaemonError(str(exc)) from exc
+
+
+def refuse_foreign_daemon(sock: Any, path: str) -> None:
+    """The process serving the socket must run as this user: keys typed into another
+    user's "daemon" would go to them (SO_PEERCRED).
+
+    Raises:
+        DaemonError: It runs as another user.
+    """
+    if not is_own_peer(sock):
+        raise DaemonError(f"the process serving {path} runs as another user; idea will not "
+                          "talk to it. Remove the socket, or set XDG_RUNTIME_DIR / IDEA_HOME.")
+
+
 def _connect_socket(locations: Locations) -> socket.socket:
     path = str(locations.socket)
+    check_socket(locations)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
@@ -79,6 +105,11 @@ def _connect_socket(locations: Locations) -> socket.socket:
         if exc.errno in (errno.ENOENT, errno.ECONNREFUSED, errno.ENOTSOCK):
             raise NoDaemon(f"no idea daemon is running (socket {path})") from exc
         raise DaemonError(f"cannot reach the idea daemon at {path}: {exc.strerror}") from exc
+    try:
+        refuse_foreign_daemon(sock, path)
+    except DaemonError:
+        sock.close()
+        raise
     return sock
 
 
@@ -119,8 +150,11 @@ def start_daemon(locations: Locations) -> None:
 def _daemon_alive(locations: Locations) -> bool:
     """Whether a daemon holds the instance lock."""
     try:
-        handle = open(locations.lock_file, "a+")  # noqa: SIM115
-    except OSError:
+        check_reusable(locations.lock_file, "file")
+        fd = os.open(locations.lock_file, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644)
+        handle = os.fdopen(fd, "a+")
+    except (OSError, UnsafeRuntimePath):
         return False
     with handle:
         try:

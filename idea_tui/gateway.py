@@ -30,7 +30,14 @@ from adapters.ipc.messages import (
 )
 from adapters.locations import Locations
 from core.version import VERSION
-from idea_tui.control import CommandFailed, DaemonError, VersionMismatch, client_env
+from idea_tui.control import (
+    CommandFailed,
+    DaemonError,
+    VersionMismatch,
+    check_socket,
+    client_env,
+    refuse_foreign_daemon,
+)
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +91,16 @@ class Gateway:
         cls, locations: Locations, *, window: str | None, width: int, height: int,
         refresh_env: Sequence[str] = (),
     ) -> Gateway:
+        check_socket(locations)
         try:
             reader, writer = await asyncio.open_unix_connection(str(locations.socket))
         except OSError as exc:
             raise DaemonError(f"cannot reach the idea daemon: {exc.strerror or exc}") from exc
+        try:
+            refuse_foreign_daemon(writer.get_extra_info("socket"), str(locations.socket))
+        except DaemonError:
+            writer.close()
+            raise
         hello = Hello(
             protocol=PROTOCOL_VERSION,
             client_version=VERSION,

@@ -98,7 +98,10 @@ class PtyProcess:
         finally:
             os.close(slave)
         os.set_blocking(master, False)
-        log.info("spawned pid %s: %s in %s (%sx%s)", popen.pid, list(argv), cwd, cols, rows)
+        # The program and the number of arguments only: an agent's argv can carry its whole
+        # composed context (the flag strategy) or a secret, and the log must hold neither.
+        log.info("spawned pid %s: %s (%d arguments) in %s (%sx%s)",
+                 popen.pid, program, len(argv) - 1, cwd, cols, rows)
         return cls(popen, master)
 
     def read(self, size: int = 16384) -> bytes | None:
