@@ -171,7 +171,7 @@ class DaemonServer(FrameSender):
                 self._on_client_gone(client)
 
     async def _handshake(self, client: ClientConnection, reader: asyncio.StreamReader) -> bool:
-        body = await framing.read_frame(reader)
+        body = await framing.read_frame(reader, framing.MAX_HELLO)
         if body is None:
             return False
         hello = framing.peek_handshake(body)

@@ -13,6 +13,9 @@ from adapters.ipc.messages import ClientMessage, DaemonMessage
 
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a huge paste fits; a garbage length does not allocate GBs
+MAX_HELLO = 1024 * 1024
+"""The first frame of a connection: a Hello is small, so a peer that has not said who it is
+cannot make the daemon buffer 64 MiB (per connection) before it does."""
 
 T = TypeVar("T")
 
@@ -55,8 +58,9 @@ def peek_handshake(body: bytes) -> dict[str, Any]:
     return value
 
 
-async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
-    """The next frame body, or None at a clean end of stream."""
+async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_FRAME) -> bytes | None:
+    """The next frame body, or None at a clean end of stream; a frame over `limit` bytes
+    is refused from its header, before anything is read or allocated for it."""
     try:
         header = await reader.readexactly(HEADER.size)
     except asyncio.IncompleteReadError as exc:
@@ -64,8 +68,8 @@ async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
             raise FrameError("connection closed inside a frame header") from exc
         return None
     (length,) = HEADER.unpack(header)
-    if length > MAX_FRAME:
-        raise FrameError(f"frame of {length} bytes exceeds the {MAX_FRAME} limit")
+    if length > limit:
+        raise FrameError(f"frame of {length} bytes exceeds the {limit} limit")
     try:
         return await reader.readexactly(length)
     except asyncio.IncompleteReadError as exc:
