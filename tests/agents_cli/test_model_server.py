@@ -11,12 +11,14 @@ from __future__ import annotations
 import gzip
 import http.client
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.agents_cli.model_server import (
+    Held,
     McpCall,
     ModelServer,
     Other,
@@ -217,3 +219,29 @@ def test_chunked_and_gzip_bodies_and_other_requests_are_read(
 def test_a_bad_body_gets_a_400_and_is_reported(server: ModelServer) -> None:
     status, _, _ = post(server, "/v1/messages", None, raw=b"{not json")
     assert status == 400 and "unparsable" in server.errors[0]
+
+
+def test_a_held_reply_waits_for_its_release_while_others_are_served(
+        script: Script, server: ModelServer) -> None:
+    released = threading.Event()
+    script.add("slow", Held([Text("at last")], released.is_set))
+    script.add("fast", [Text("at once")])
+    answers: list[str] = []
+    slow = threading.Thread(target=lambda: answers.append(
+        events(post(server, "/v1/messages", claude_body("slow"))[2])[2][1]["delta"]["text"]))
+    slow.start()
+    server.wait_for(lambda r: r.latest == "slow", what="the slow request")
+    _, _, data = post(server, "/v1/messages", claude_body("fast"))
+    assert events(data)[2][1]["delta"]["text"] == "at once" and answers == []
+    released.set()
+    slow.join(30)
+    assert answers == ["at last"]
+
+
+def test_a_rule_can_require_a_system_prompt(script: Script, server: ModelServer) -> None:
+    script.add("task", [Text("for QA")], system="PERSONA-QA")
+    script.add("task", [Text("for anyone")])
+    _, _, data = post(server, "/v1/messages", claude_body("task", system="PERSONA-DEV"))
+    assert events(data)[2][1]["delta"]["text"] == "for anyone"
+    _, _, data = post(server, "/v1/messages", claude_body("task", system="PERSONA-QA"))
+    assert events(data)[2][1]["delta"]["text"] == "for QA"

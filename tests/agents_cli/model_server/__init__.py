@@ -1,8 +1,10 @@
 """A scripted model server for the real agent CLIs (see `server.py`, `script.py`)."""
 
 from tests.agents_cli.model_server.script import (
+    Held,
     McpCall,
     ModelRequest,
+    Reply,
     Rule,
     Script,
     Text,
@@ -11,5 +13,5 @@ from tests.agents_cli.model_server.script import (
 )
 from tests.agents_cli.model_server.server import ModelServer, Other, model_server
 
-__all__ = ["McpCall", "ModelRequest", "ModelServer", "Other", "Rule", "Script", "Text",
+__all__ = ["Held", "McpCall", "ModelRequest", "ModelServer", "Other", "Reply", "Rule", "Script", "Text",
            "ToolCall", "UsageLimit", "model_server"]

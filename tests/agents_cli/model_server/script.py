@@ -61,8 +61,19 @@ class UsageLimit:
     message: str = "You have reached your usage limit."
 
 
+@dataclass(frozen=True)
+class Held:
+    """`reply`, sent only once `release()` is true (polled; at most `timeout` seconds): a
+    model that takes its time, for the long-call scenarios. The CLI sees a request that
+    has not been answered yet, as with a slow provider."""
+
+    reply: Sequence[Part]
+    release: Callable[[], bool]
+    timeout: float = 600.0
+
+
 Part = Text | ToolCall | McpCall
-Reply = Sequence[Part] | UsageLimit
+Reply = Sequence[Part] | UsageLimit | Held
 Responder = Reply | Callable[["ModelRequest"], Reply]
 
 
@@ -106,9 +117,14 @@ class Rule:
     times: int | None = 1
     """How many requests it answers; None for any number."""
     name: str = ""
+    system: str | None = None
+    """A regex the request's system prompt must match too: which agent is asking, when
+    several CLIs share the server (each agent's persona is in its system prompt)."""
 
     def matches(self, request: ModelRequest) -> bool:
         if self.times is not None and self.times <= 0:
+            return False
+        if self.system is not None and re.search(self.system, request.system) is None:
             return False
         if callable(self.when):
             return self.when(request)
@@ -124,8 +140,9 @@ class Script:
         self._lock = threading.Lock()
 
     def add(self, when: Condition, reply: Responder, *, times: int | None = 1,
-            name: str = "") -> Rule:
-        rule = Rule(when, reply, times, name or (when if isinstance(when, str) else "rule"))
+            name: str = "", system: str | None = None) -> Rule:
+        rule = Rule(when, reply, times, name or (when if isinstance(when, str) else "rule"),
+                    system)
         with self._lock:
             self.rules.append(rule)
         return rule

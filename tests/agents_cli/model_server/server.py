@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from tests.agents_cli.model_server.script import ModelRequest, Script
+from tests.agents_cli.model_server.script import Held, ModelRequest, Reply, Script
 from tests.agents_cli.model_server.wire import decode_anthropic, decode_openai, encode
 from tests.helpers.retry import retry_until
 
@@ -140,7 +140,7 @@ class ModelServer:
             name, _, value = header.decode("latin-1").partition(":")
             headers[name.strip().lower()] = value.strip()
         body = await self._body(reader, headers)
-        status, reply_headers, data = self._handle(method, target, headers, body)
+        status, reply_headers, data = await self._handle(method, target, headers, body)
         head = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}",
                 f"content-length: {len(data)}", "connection: keep-alive",
                 *(f"{k}: {v}" for k, v in reply_headers.items())]
@@ -174,8 +174,8 @@ class ModelServer:
             self.errors.append(f"unsupported content-encoding {encoding!r}")
         return raw
 
-    def _handle(self, method: str, target: str, headers: dict[str, str],
-                raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    async def _handle(self, method: str, target: str, headers: dict[str, str],
+                      raw: bytes) -> tuple[int, dict[str, str], bytes]:
         path = target.split("?")[0]
         api = ("anthropic" if path.endswith("/messages") else
                "openai" if path.endswith("/responses") else None)
@@ -195,10 +195,15 @@ class ModelServer:
         with self._lock:
             self.requests.append(request)
         try:
-            reply = self.script.answer(request)
+            reply: Reply = self.script.answer(request)
         except Exception as exc:
             self.errors.append(f"script failed on {target}: {exc!r}")
             raise
+        if isinstance(reply, Held):
+            deadline = time.monotonic() + reply.timeout
+            while not reply.release() and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)  # other connections are served meanwhile
+            reply = reply.reply
         return encode(request, reply, time.time())
 
 

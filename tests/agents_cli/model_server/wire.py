@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from tests.agents_cli.model_server.script import (
+    Held,
     McpCall,
     ModelRequest,
     Part,
@@ -249,6 +250,7 @@ def encode(request: ModelRequest, reply: Reply, now: float) -> tuple[int, dict[s
     """(status, headers, body) answering `request` with `reply`."""
     if isinstance(reply, UsageLimit):
         return limit_response(request, reply, now)
+    assert not isinstance(reply, Held), "the server waits for a Held reply's release first"
     model = str(request.body.get("model") or "scripted") if isinstance(request.body, dict) \
         else "scripted"
     parts = list(reply)
