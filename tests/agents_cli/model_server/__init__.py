@@ -13,5 +13,5 @@ from tests.agents_cli.model_server.script import (
 )
 from tests.agents_cli.model_server.server import ModelServer, Other, model_server
 
-__all__ = ["Held", "McpCall", "ModelRequest", "ModelServer", "Other", "Reply", "Rule", "Script", "Text",
-           "ToolCall", "UsageLimit", "model_server"]
+__all__ = ["Held", "McpCall", "ModelRequest", "ModelServer", "Other", "Reply", "Rule",
+           "Script", "Text", "ToolCall", "UsageLimit", "model_server"]
