@@ -89,13 +89,18 @@ CODEX: dict[str, Any] = {
     "mcp": {
         # Codex reads no MCP file from its command line: the server is declared with config
         # overrides. The stdio bridge reads its endpoint and secret from the file idea
-        # wrote at {path}, so the secret stays out of the process list.
+        # wrote at {path}, so the secret stays out of the process list. Without
+        # default_tools_approval_mode every call of idea's tools waits for an approval (and
+        # fails at once under approval_policy "never": "MCP tool call requires approval").
+        # Not `required = true`: Codex would refuse to start at all when the bridge cannot
+        # run, where without it the agent still starts and says the server failed.
         "config": {
             "strategy": "flag",
             "flag": (
                 "-c 'mcp_servers.idea.command=\"idea\"'"
                 " -c 'mcp_servers.idea.args=[\"mcp-server\", \"--config\", \"{path}\"]'"
                 " -c mcp_servers.idea.tool_timeout_sec=600"
+                " -c 'mcp_servers.idea.default_tools_approval_mode=\"approve\"'"
             ),
         },
         "transport": "stdio",

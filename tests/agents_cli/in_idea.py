@@ -78,6 +78,19 @@ class RealTeam:
                            describe=lambda: self.idea.capture(target) + "\nmodel requests:\n"
                            + self.server.describe())
 
+    def wait_marker(self, target: str, marker: str, timeout: float = WAIT) -> str:
+        """Wait until `marker` (no blanks in it) is on the cell's screen, wherever the
+        CLI wrapped it: agent cells are narrow and the CLIs indent continuation lines."""
+        assert not re.search(r"\s", marker), marker
+
+        def seen() -> str | None:
+            text = self.idea.capture(target)
+            return text if marker in re.sub(r"\s+", "", text) else None
+
+        return retry_until(seen, timeout, interval=0.2,
+                           describe=lambda: self.idea.capture(target) + "\nmodel requests:\n"
+                           + self.server.describe())
+
     def type_line(self, target: str, text: str) -> None:
         """What a user does: type the text, then Enter as a separate key press (Codex takes
         keys that arrive together as a paste, where Enter is a newline)."""

@@ -79,6 +79,7 @@ def test_codex_command_lines() -> None:
         "-c", 'mcp_servers.idea.command="idea"',
         "-c", f'mcp_servers.idea.args=["mcp-server", "--config", "{MCP}"]',
         "-c", "mcp_servers.idea.tool_timeout_sec=600",
+        "-c", 'mcp_servers.idea.default_tools_approval_mode="approve"',
     ]
     assert argv("codex", SessionMode.START) == ["codex", *tail]
     assert argv("codex", SessionMode.RESUME) == ["codex", "resume", VALUES["conversationId"],

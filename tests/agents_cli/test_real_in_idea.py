@@ -40,7 +40,7 @@ def test_an_agent_launched_by_idea_answers_a_turn_with_its_composed_context(
     script.add(f"LINE-FROM-USER-{cli}", [Text(f"ANSWER-IN-CELL-{cli}")])
     launched = team.launch("Rev", cli)
     team.type_line(launched["target"], f"LINE-FROM-USER-{cli}")
-    team.wait_screen(launched["target"], f"ANSWER-IN-CELL-{cli}")
+    team.wait_marker(launched["target"], f"ANSWER-IN-CELL-{cli}")
     [turn] = [r for r in server.turns() if r.rule == f"LINE-FROM-USER-{cli}"]
     # The whole composed context the daemon wrote for this launch, persona included.
     context = (team.team.run_dir(created["id"]) / "context.md").read_text(encoding="utf-8")
