@@ -161,6 +161,7 @@ def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any
 def set_border(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = service.active_runtime(caller_window(server, client))
+    drag = _drag(params)
     service.set_border(
         runtime,
         runtime.active.id,
@@ -168,8 +169,20 @@ def set_border(server: DaemonServer, client: ClientConnection, params: dict[str,
         _int(params, "index", 0, 0, 1000),
         _int(params, "position", 0, 0, 100000),
         bool(params.get("vertical", True)),
+        drag=f"{client.id}:{drag}" if drag is not None else None,
     )
     return None
+
+
+def _drag(params: dict[str, Any]) -> str | None:
+    """The drag a border move belongs to (the client names each mouse drag): one undo step.
+    Scoped to the connection's client, so two clients' drags never merge."""
+    value = params.get("drag")
+    if value is None:
+        return None
+    if not isinstance(value, str | int) or isinstance(value, bool) or len(str(value)) > 64:
+        raise CommandError("drag must be a short name or number")
+    return str(value)
 
 
 def _other(

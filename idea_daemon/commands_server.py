@@ -32,6 +32,8 @@ def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str
 def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     from adapters.ipc.messages import Detached
 
+    # What the user arranged is on disk before the client that detaches says so.
+    _svc(server).flush_saves()
     window = params.get("window")
     count = 0
     for other in list(server.clients.values()):

@@ -98,6 +98,7 @@ class ProjectOps(WorkspaceState):
         for session in self._project_sessions(runtime):
             self._end_session(session)
         self._save_layouts(runtime)
+        self.layout_saver.flush(runtime.root)  # written now: the project is going away
         del self.projects[runtime.root]
         if window is not None:
             self.workspace = ws.close_project(self.workspace, runtime.root)

@@ -22,6 +22,8 @@ class PageState:
     last_focused: str | None = None
     zoomed: str | None = None
     history: LayoutHistory = field(default_factory=LayoutHistory)
+    edit_group: str | None = None
+    """The group of the last edit (one border drag): its later edits add no undo step."""
 
 
 @dataclass

@@ -349,7 +349,7 @@ class DaemonServer(FrameSender):
 
     async def _answer_when_done(self, client: ClientConnection, request: Request,
                                 pending: Coroutine[Any, Any, Any]) -> None:
-        client.send(await self._complete(request, pending))
+        client.send(await self._complete(client, request, pending))
         with contextlib.suppress(ConnectionError):
             await client.writer.drain()
 
@@ -359,7 +359,7 @@ class DaemonServer(FrameSender):
         started = self._start(client, request)
         if isinstance(started, Response):
             return started
-        return await self._complete(request, started)
+        return await self._complete(client, request, started)
 
     def _start(self, client: ClientConnection,
                request: Request) -> Response | Coroutine[Any, Any, Any]:
@@ -378,17 +378,25 @@ class DaemonServer(FrameSender):
             return self._error(request, exc)
         if asyncio.iscoroutine(result):
             return result
-        self.flush_scenes()
+        self._settle(client)
         return Response(id=request.id, result=result)
 
-    async def _complete(self, request: Request,
+    async def _complete(self, client: ClientConnection, request: Request,
                         pending: Coroutine[Any, Any, Any]) -> Response:
         try:
             result = await pending
         except Exception as exc:
             return self._error(request, exc)
-        self.flush_scenes()
+        self._settle(client)
         return Response(id=request.id, result=result)
+
+    def _settle(self, client: ClientConnection) -> None:
+        """Before a command's answer: the scene it changed goes out first, and a one-shot
+        command's change is on disk (a script may read `layouts.json` next). Attached
+        clients' edits come in bursts (a border drag): theirs are written after the burst."""
+        self.flush_scenes()
+        if client.kind == "control":
+            self._service().layout_saver.flush()
 
     @staticmethod
     def _error(request: Request, exc: Exception) -> Response:

@@ -132,13 +132,16 @@ class WorkspaceService(ProjectOps):
         index: int,
         position: int,
         vertical: bool,
+        *,
+        drag: str | None = None,
     ) -> None:
+        """Move a border; the moves of one `drag` make one undo step."""
         width, height = self._page_size(runtime)
         orientation = geo.Orientation.VERTICAL if vertical else geo.Orientation.HORIZONTAL
         tree = ops.set_border(
             runtime.layout(layout_id).tree, container, index, position, width, height, orientation
         )
-        self._apply(runtime, layout_id, tree)
+        self._apply(runtime, layout_id, tree, group=None if drag is None else f"drag {drag}")
         self._listener.scene_changed(None)
 
     def merge(self, ref: CellRef, other: CellRef, force: bool) -> None:

@@ -25,6 +25,7 @@ from core.layout import ops
 from core.layout.model import LayoutKind, LayoutTree, Leaf, iter_leaves
 from core.project import Project
 from core.terminal import TerminalEvent, TerminalEventKind
+from idea_daemon.layout_saver import LayoutSaver
 from idea_daemon.lookups import DEFAULT_WINDOW, CellRef, Listener, WorkspaceLookups
 from idea_daemon.ports import WorkspacePorts
 from idea_daemon.runtime import ProjectRuntime
@@ -78,12 +79,14 @@ class WorkspaceState(WorkspaceLookups):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._workspace_save: asyncio.TimerHandle | None = None
         self._failing_stores: set[str] = set()
+        self.layout_saver = LayoutSaver(self.layout_store, self._layouts_not_saved)
 
     # ─── startup and shutdown ────────────────────────────────────────────────────────
 
     def restore(self, loop: asyncio.AbstractEventLoop) -> None:
         """Reopen the windows and projects of the last run (shells start anew)."""
         self._loop = loop
+        self.layout_saver.bind(loop)
         registry_problem = check_idea_file(
             self.registry.list_projects, self.registry.path, "the list of projects starts empty")
         if registry_problem is not None:
@@ -151,6 +154,7 @@ class WorkspaceState(WorkspaceLookups):
         # Programs end because the daemon stops, not by themselves: what the layouts say
         # was running must stay recorded, so the next daemon can offer to resume it.
         self.stopping = True
+        self.layout_saver.flush()
         if self._workspace_save is not None:
             self._workspace_save.cancel()
             self._save_workspace()
@@ -180,12 +184,18 @@ class WorkspaceState(WorkspaceLookups):
         *,
         record: bool = True,
         cwd: str | None = None,
+        group: str | None = None,
     ) -> None:
+        """Make `tree` the page's tree. Edits of one `group` (the moves of one border drag)
+        are one undo step; an edit that changes nothing is no step at all."""
         ops.validate(tree)
         page = runtime.page(layout_id)
         previous = runtime.layout(layout_id).tree
-        if record:
+        if tree == previous:
+            return
+        if record and (group is None or group != page.edit_group):
             page.history = page.history.push(previous)
+        page.edit_group = group if record else None
         runtime.set_tree(layout_id, tree)
         self._sync_page(runtime, layout_id, cwd=cwd)
         runtime.focused_leaf(layout_id)
@@ -443,16 +453,21 @@ class WorkspaceState(WorkspaceLookups):
     # ─── persistence ─────────────────────────────────────────────────────────────────
 
     def _save_layouts(self, runtime: ProjectRuntime) -> None:
-        if not runtime.layouts_writable or runtime.layouts == runtime.saved_layouts:
-            return
-        try:
-            self.layout_store.save(Path(runtime.root), runtime.layouts)
-            runtime.saved_layouts = runtime.layouts
-        except StoreError as exc:
-            runtime.layouts_writable = False
-            log.error("saving layouts of %s: %s", runtime.root, exc.message)
-            window = self.window_of_project(runtime)
-            self._listener.notify(window.id if window else None, exc.message, "error")
+        """Write `layouts.json` once the current burst of edits is over (`LayoutSaver`)."""
+        self.layout_saver.request(runtime)
+
+    def flush_saves(self) -> None:
+        """Write every pending save now (before a detach is answered, say)."""
+        self.layout_saver.flush()
+        if self._workspace_save is not None:
+            self._workspace_save.cancel()
+            self._workspace_save = None
+            self._save_workspace()
+
+    def _layouts_not_saved(self, runtime: ProjectRuntime, exc: StoreError) -> None:
+        log.error("saving layouts of %s: %s", runtime.root, exc.message)
+        window = self.window_of_project(runtime)
+        self._listener.notify(window.id if window else None, exc.message, "error")
 
     def _save_workspace_soon(self, delay: float = 1.0) -> None:
         """Save workspace.json once changes stop coming (a terminal being resized)."""

@@ -23,6 +23,8 @@ class ActionRunner(ViewActions):
     def __init__(self, app: AppHost) -> None:
         self.app = app
         self._last_drag = 0.0
+        self._drags = 0
+        self._drag_number: int | None = None
 
     # ─── plumbing ────────────────────────────────────────────────────────────────────
 

@@ -28,6 +28,8 @@ COPY_MODE_LINES = 50_000
 class ViewActions(ABC):
     app: AppHost
     _last_drag: float
+    _drags: int
+    _drag_number: int | None
 
     @abstractmethod
     async def call(self, method: str, **params: Any) -> Any:
@@ -56,6 +58,14 @@ class ViewActions(ABC):
             )
 
     async def drag_border(self, border: BorderInfo, position: int, done: bool) -> None:
+        # Every move of one drag carries the drag's number: the daemon makes them one
+        # undo step (prefix u puts the border back where the drag started).
+        if self._drag_number is None:
+            self._drags += 1
+            self._drag_number = self._drags
+        drag = self._drag_number
+        if done:
+            self._drag_number = None
         now = time.monotonic()
         if not done and now - self._last_drag < DRAG_INTERVAL:
             return
@@ -66,6 +76,7 @@ class ViewActions(ABC):
             index=border.index,
             position=position,
             vertical=border.vertical,
+            drag=drag,
         )
 
     async def scroll(self, cell_id: str, lines: int, x: int, y: int) -> None:

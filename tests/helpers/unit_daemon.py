@@ -129,6 +129,13 @@ class UnitDaemon:
         return emulator
 
     @property
+    def layouts(self) -> FakeLayoutStore:
+        """The layouts store, once the saves pending are written (layout saves are
+        coalesced, `idea_daemon.layout_saver`: the loop turns until they are done)."""
+        self.until(lambda: not self.service.layout_saver.pending, "the layouts were saved")
+        return self.stores.layouts
+
+    @property
     def service(self) -> WorkspaceService:
         assert self.server.service is not None
         return self.server.service

@@ -241,8 +241,26 @@ def test_dragging_a_vertical_border_sets_it() -> None:
     set_border = [params for method, params in gateway.calls if method == "set_border"]
     assert set_border, gateway.calls
     assert set_border[-1] == {"container": border.container, "index": border.index,
-                              "position": border.x - 20, "vertical": True}
+                              "position": border.x - 20, "vertical": True, "drag": 1}
+    # Every move of the drag names the same drag (the daemon makes it one undo step).
+    assert {params["drag"] for params in set_border} == {1}
     assert "select" not in gateway.methods()
+
+
+def test_each_drag_of_a_border_is_named_anew() -> None:
+    gateway = FakeGateway()
+    border = SCENE.borders[0]
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await ready(pilot, gateway, SCENE)
+        for end in (border.x - 20, border.x - 10):
+            await pilot.mouse_down(WorkspaceView, offset=(border.x, 10))
+            await pilot.mouse_up(WorkspaceView, offset=(end, 10))
+            await settle(pilot)
+
+    drive(make_app(gateway), scenario)
+    drags = [params["drag"] for method, params in gateway.calls if method == "set_border"]
+    assert drags[0] != drags[-1], drags
 
 
 def test_the_client_reports_its_grid_size() -> None:
