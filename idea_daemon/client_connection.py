@@ -38,6 +38,8 @@ class ClientConnection:
     sent_rows: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     sent_cursor: dict[tuple[str, str], tuple[int, int, bool, int]] = field(default_factory=dict)
     last_frame: dict[tuple[str, str], float] = field(default_factory=dict)
+    sent_titles: dict[str, str] = field(default_factory=dict)
+    """The title of each cell as this client last got it (in a scene or a `CellTitle`)."""
     lagging: bool = False
     closed: bool = False
     tasks: set[asyncio.Task[None]] = field(default_factory=set)

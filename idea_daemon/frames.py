@@ -16,7 +16,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
-from adapters.ipc.messages import CellFrame, Clipboard, Notice
+from adapters.ipc.messages import CellFrame, CellTitle, Clipboard, Notice
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.scene import build_scene, visible_sessions
 from idea_daemon.session import TerminalSession
@@ -42,6 +42,7 @@ class FrameSender(ABC):
     def __init__(self) -> None:
         self._dirty_sessions: set[str] = set()
         self._dirty_scenes: set[str | None] = set()
+        self._dirty_titles: set[str] = set()
         self._notices: list[tuple[str | None, str, str]] = []
         self._flush_handle: asyncio.Handle | None = None
         self._last_flush = 0.0
@@ -59,6 +60,13 @@ class FrameSender(ABC):
     def scene_changed(self, window_id: str | None) -> None:
         self._dirty_scenes.add(window_id)
         self._schedule(0.0)
+
+    def title_changed(self, session: TerminalSession) -> None:
+        # Paced like output: a program retitling itself in a loop costs one small message
+        # per frame interval to the clients that show the cell, and nothing else.
+        self._dirty_titles.add(session.id)
+        since = time.monotonic() - self._last_flush
+        self._schedule(max(0.0, FRAME_INTERVAL - since))
 
     def output(self, session: TerminalSession) -> None:
         self._dirty_sessions.add(session.id)
@@ -106,6 +114,7 @@ class FrameSender(ABC):
         service = self._service()
         scenes, self._dirty_scenes = self._dirty_scenes, set()
         dirty, self._dirty_sessions = self._dirty_sessions, set()
+        titles, self._dirty_titles = self._dirty_titles, set()
         notices, self._notices = self._notices, []
         now = time.monotonic()
         deferred: set[str] = set()
@@ -115,7 +124,7 @@ class FrameSender(ABC):
                 continue
             try:
                 wake = self._flush_client(
-                    client, service, scenes, dirty, notices, now, deferred, wake
+                    client, service, scenes, dirty, notices, now, deferred, wake, titles
                 )
             except Exception:
                 # A bug drawing one client must not freeze every other client (nor this
@@ -139,6 +148,7 @@ class FrameSender(ABC):
         now: float,
         deferred: set[str],
         wake: float | None,
+        titles: frozenset[str] | set[str] = frozenset(),
     ) -> float | None:
         """Send one client what changed; returns when the next flush is needed (adding the
         sessions it could not send yet to `deferred`)."""
@@ -153,13 +163,18 @@ class FrameSender(ABC):
             scenes.add(client.window_id)
         self._ensure_window(client)
         if None in scenes or client.window_id in scenes:
-            client.send(build_scene(service, client.window_id))
+            scene = build_scene(service, client.window_id)
+            client.send(scene)
+            client.sent_titles = {cell.id: cell.title for cell in scene.cells}
         for window_id, text, level in notices:
             if window_id is None or window_id == client.window_id:
                 client.send(Notice(text=text, level=level))
         focused = service.focused_cell_id(client.window_id)
         for cell_id, session in visible_sessions(service, client.window_id):
             key = (cell_id, session.id)
+            if session.id in titles and client.sent_titles.get(cell_id) != session.title:
+                client.send(CellTitle(cell=cell_id, title=session.title))
+                client.sent_titles[cell_id] = session.title
             if session.id not in dirty and key in client.sent_rows:
                 continue
             if session.emulator.synchronized:

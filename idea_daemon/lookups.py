@@ -35,6 +35,9 @@ class Listener(Protocol):
     def output(self, session: TerminalSession) -> None:
         """A session's screen changed."""
 
+    def title_changed(self, session: TerminalSession) -> None:
+        """A session's title changed (sent to the clients that show it, nothing else)."""
+
     def notify(self, window_id: str | None, text: str, level: str = "info") -> None:
         """A message for the status line of a window's clients."""
 

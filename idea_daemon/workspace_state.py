@@ -371,7 +371,7 @@ class WorkspaceState(WorkspaceLookups):
             session.attention = f"{reason}: {event.text}" if event.text else reason
             self._listener.scene_changed(None)
         elif event.kind is TerminalEventKind.TITLE:
-            self._listener.scene_changed(None)
+            self._listener.title_changed(session)
         elif event.kind is TerminalEventKind.CLIPBOARD:
             # A program copied text (OSC 52): it goes to the clipboard of the user's own
             # terminal, through the client (over ssh too).

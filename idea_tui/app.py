@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 
 from adapters.ipc.messages import (
     CellFrame,
+    CellTitle,
     Changed,
     Clipboard,
     DaemonMessage,
@@ -166,6 +167,8 @@ class IdeaApp(App[str], inherit_bindings=False):
             self.graph.on_scene(message)
             self.query_one(TabBar).set_scene(message)
             self.status.set_scene(message)
+        elif isinstance(message, CellTitle):
+            self.view.set_title(message.cell, message.title)
         elif isinstance(message, Notice):
             self.status.show(message.text, message.level)
         elif isinstance(message, Clipboard):

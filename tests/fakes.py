@@ -40,6 +40,7 @@ class FakePty:
         self.foreground: str | None = None
         self.exit_code: int | None = None
         self.closed = False
+        self.foreground_reads = 0
         FakePty._next_pid += 1
         self._pid = FakePty._next_pid
         self._read_fd, self._write_fd = os.pipe()
@@ -107,6 +108,7 @@ class FakePty:
         return self.cwd_path
 
     def foreground_command(self) -> str | None:
+        self.foreground_reads += 1  # each is a /proc read on a real PTY
         return self.foreground
 
     def command_name(self) -> str:

@@ -121,6 +121,10 @@ class ReportingScreen(StyledScreen):
         events = self.events
         if event.kind == TerminalEventKind.BELL and events and events[-1] == event:
             return  # a burst of BELs is one bell
+        if event.kind == TerminalEventKind.TITLE:
+            # Only the latest title matters: a program retitling itself in a loop must not
+            # fill the events (the last title would be dropped, and shown never).
+            events[:] = [e for e in events if e.kind != TerminalEventKind.TITLE]
         if len(events) < MAX_EVENTS:
             events.append(event)
 

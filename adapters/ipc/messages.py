@@ -194,6 +194,13 @@ class CellFrame(_Msg, tag="frame"):
     alt_screen: bool = False
 
 
+class CellTitle(_Msg, tag="title"):
+    """A cell's title changed (OSC 0/2): only that, without a whole new `Scene`."""
+
+    cell: str
+    title: str
+
+
 class Notice(_Msg, tag="notice"):
     """A short message for the status line."""
 
@@ -227,5 +234,6 @@ class Detached(_Msg, tag="detached"):
 
 ClientMessage = Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize
 DaemonMessage = (
-    Welcome | Refused | Response | Scene | CellFrame | Notice | Clipboard | Changed | Detached
+    Welcome | Refused | Response | Scene | CellFrame | CellTitle | Notice | Clipboard | Changed
+    | Detached
 )

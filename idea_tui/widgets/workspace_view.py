@@ -149,6 +149,14 @@ class WorkspaceView(Widget, can_focus=True):
         self._plan = self._build_plan(scene)
         self.refresh()
 
+    def set_title(self, cell_id: str, title: str) -> None:
+        """A program retitled its cell: redraw that cell's title line, nothing else."""
+        cell = self._cells.get(cell_id)
+        if cell is None or cell.title == title:
+            return
+        cell.title = title
+        self.refresh(Region(cell.x, cell.y, cell.width, 1))
+
     def apply_frame(self, frame: CellFrame) -> None:
         mirror = self.mirrors.get(frame.cell)
         cell = self._cells.get(frame.cell)
