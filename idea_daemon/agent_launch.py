@@ -31,7 +31,9 @@ class PreparedLaunch:
     """The composed context (what the stdin strategy types)."""
 
 
-def context_sections(runtime: ProjectRuntime, persona: str) -> ContextSections:
+def context_sections(
+    runtime: ProjectRuntime, persona: str, work_root: str | None = None
+) -> ContextSections:
     """The sections an agent gets today; later issues add orchestration, memory, state."""
     shared = Path(runtime.root) / ".ideai" / "CONTEXT.md"
     project_context = (
@@ -41,6 +43,10 @@ def context_sections(runtime: ProjectRuntime, persona: str) -> ContextSections:
         project_root=(
             f"You work in the project `{runtime.name}`, rooted at `{runtime.root}`. "
             "Read, edit and run commands there."
+            if work_root is None
+            else f"You work in the project `{runtime.name}` in your own git worktree at "
+            f"`{work_root}` (a checkout of `{runtime.root}` on your own branch): read, edit, "
+            "run commands and commit there, never in the main checkout."
         ),
         project_context=project_context,
         persona=persona,
@@ -74,6 +80,7 @@ def prepare_launch(
     *,
     base_env: dict[str, str],
     with_mcp: bool,
+    work_root: str | None = None,
 ) -> PreparedLaunch:
     """Write the run dir's files and build what to spawn.
 
@@ -87,7 +94,7 @@ def prepare_launch(
     if conversation_id is not None and conversation_problem is not None:
         raise UnsafePath(conversation_id, "recorded conversation id", conversation_problem)
     run_dir.mkdir(parents=True, exist_ok=True)
-    content = compose_context(context_sections(runtime, persona))
+    content = compose_context(context_sections(runtime, persona, work_root))
     context_path = run_dir / CONTEXT_FILE
     context_path.write_text(content, encoding="utf-8")
     if isinstance(profile.context_injection, ConventionFile):
@@ -95,7 +102,7 @@ def prepare_launch(
         context_path.parent.mkdir(parents=True, exist_ok=True)
         context_path.write_text(content, encoding="utf-8")
     values = {
-        "projectRoot": runtime.root,
+        "projectRoot": work_root or runtime.root,
         "runDir": str(run_dir),
         "path": str(context_path),
         "content": content,
@@ -111,4 +118,6 @@ def prepare_launch(
     env["IDEA_AGENT"] = agent.id
     env["IDEA_AGENT_NAME"] = agent.name
     env["IDEA_PROJECT"] = runtime.root
+    if work_root is not None:
+        env["IDEA_WORKTREE"] = work_root
     return PreparedLaunch(SpawnSpec(argv, render_cwd(profile, values), env), content)

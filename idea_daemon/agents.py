@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,9 @@ class AgentRuntime(AgentRecords):
         self.persona_store = persona_store
         self.profile_store = profile_store
         self.mcp_available = False
+        # (runtime, agent id) → the folder of the agent's own worktree, or None (set by the
+        # composition root when git is available; idea_daemon/agent_worktrees.py).
+        self.worktree_of: Callable[[ProjectRuntime, str], str | None] | None = None
         self.profiles_problem: str | None = None
         service.exit_handlers.append(self._on_agent_exit)
         service.agent_cell_message = self._cell_message
@@ -284,6 +288,7 @@ class AgentRuntime(AgentRecords):
         cell: CellRef | None,
     ) -> TerminalSession:
         cell_id = cell.leaf.id if cell is not None else f"{BACKGROUND_CELL_PREFIX}{agent.id}"
+        work_root = self.worktree_of(runtime, agent.id) if self.worktree_of else None
         launch = prepare_launch(
             runtime,
             agent,
@@ -293,6 +298,7 @@ class AgentRuntime(AgentRecords):
             mode,
             base_env=self.service.cell_env(cell_id),
             with_mcp=self.mcp_available,
+            work_root=work_root,
         )
         cols, rows = self._size_for(runtime, cell)
         session = self.service.spawn_program(
@@ -301,6 +307,7 @@ class AgentRuntime(AgentRecords):
         session.project_root = runtime.root
         session.conversation_id = conversation_id
         session.profile_id = profile.id
+        session.work_root = work_root
         if session.error is not None:
             session.error = (
                 f"{session.error} — agent {agent.name} uses profile "

@@ -81,6 +81,14 @@ def _wire_git(server: DaemonServer) -> None:
     if server.service is not None:
         server.service.agent_activity_handlers.append(git.touch_path)
     server.handlers.update(commands_git.COMMANDS)
+    # Agents in their own worktrees (D28): launches and resumes run them there.
+    from idea_daemon import commands_worktrees
+    from idea_daemon.agent_worktrees import AgentWorktrees
+
+    server.worktrees = trees = AgentWorktrees(git.port)
+    if server.agents is not None:
+        server.agents.worktree_of = trees.path_of
+    server.handlers.update(commands_worktrees.COMMANDS)
 
 
 class SystemClock:

@@ -118,8 +118,32 @@ def agent_path(server: DaemonServer, client: ClientConnection, params: dict[str,
     return {"path": _admin(server).persona_path(runtime, _name(params))}
 
 
-def agent_launch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    """Launch into a new split (default), a chosen cell (`target`) or the background."""
+async def agent_launch(
+    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
+) -> Any:
+    """Launch into a new split (default), a chosen cell (`target`) or the background; with
+    `worktree` (true, or a branch name), or `worktree: true` in agents.json, in the agent's
+    own git worktree (made on first use, D28)."""
+    worktree = params.get("worktree")
+    if worktree is not None and not isinstance(worktree, bool | str):
+        raise CommandError("worktree must be true or a branch name")
+    if server.worktrees is not None:
+        if params.get("background") or not params.get("target"):
+            runtime = _project(server, client, params)
+        else:
+            runtime = _svc(server).resolve(params.get("target"), caller_window(server, client),
+                                           client.cell).runtime
+        agent = _agents(server).agent(runtime, _name(params))
+        wanted = worktree if worktree is not None else agent.extra.get("worktree") is True
+        if wanted:
+            branch = worktree if isinstance(worktree, str) and worktree else None
+            await server.worktrees.ensure(runtime, agent, branch)
+    elif worktree:
+        raise CommandError("git is not available: an agent cannot get its own worktree")
+    return _launch(server, client, params)
+
+
+def _launch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     agents = _agents(server)
     name = _name(params)

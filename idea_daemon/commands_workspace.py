@@ -263,6 +263,8 @@ def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -
                     "active": root == window.active,
                     "pages": pages,
                     "problems": list(runtime.problems),
+                    "worktrees": (server.worktrees.describe(runtime)
+                                  if server.worktrees is not None else []),
                 }
             )
         attached = sum(

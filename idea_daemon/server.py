@@ -63,8 +63,10 @@ class DaemonServer(FrameSender):
         # The agent runtime and admin (idea_daemon.agents / agent_admin), set by bootstrap.
         self.agents: Any = None
         self.admin: Any = None
-        # The git service (idea_daemon.git_service), set by bootstrap.
+        # The git service (idea_daemon.git_service) and the agents' worktrees
+        # (idea_daemon.agent_worktrees), set by bootstrap when git can be used.
         self.git: Any = None
+        self.worktrees: Any = None
         self.clients: dict[int, ClientConnection] = {}
         self.handlers: dict[str, Handler] = {}
         self._next_id = 1

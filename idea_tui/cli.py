@@ -43,6 +43,12 @@ def _print_ls(result: dict[str, Any]) -> None:
             print(f" {mark} project {project['name']}  {project['root']}")
             for problem in project.get("problems", []):
                 print(f"     ! {problem}")
+            for tree in project.get("worktrees", []):
+                if "problem" in tree:
+                    print(f"     ! worktrees: {tree['problem']}")
+                    continue
+                gone = "  [missing: removed or moved]" if tree["missing"] else ""
+                print(f"     worktree {tree['branch']}  {tree['path']}{gone}")
             for page in project["pages"]:
                 pmark = "*" if page["active"] else " "
                 print(f"   {pmark} page {page['name']} ({page['kind']})")

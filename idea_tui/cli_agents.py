@@ -147,8 +147,49 @@ def cmd_agent_launch(args: argparse.Namespace) -> int:
         resume=args.resume or None,
         force=args.force or None,
         move=args.move or None,
+        worktree=args.worktree,
     )
     return simple(args, result, _state_line(result))
+
+
+def cmd_agent_worktree(args: argparse.Namespace) -> int:
+    result = call(args, "agent_worktree", project=args.project, agent=args.agent,
+                  branch=args.branch, forget=args.forget or None)
+    text = (f"{args.agent}: worktree forgotten" if args.forget
+            else f"{args.agent}: {result['path']} on {result['branch']}")
+    return simple(args, result, text)
+
+
+def cmd_agent_finish(args: argparse.Namespace) -> int:
+    result = call(args, "agent_finish", project=args.project, agent=args.agent, how=args.how,
+                  force=args.force or None)
+    if args.how == "merge":
+        text = f"merged {result['merged']} into {result['into']} ({result['oid'][:10]})"
+    elif args.how == "keep":
+        text = f"kept branch {result['kept']}; the worktree is removed"
+    else:
+        text = f"discarded {result['discarded']}; backup in {result['backup']}"
+    return simple(args, result, text)
+
+
+def cmd_agent_changes(args: argparse.Namespace) -> int:
+    result = call(args, "agent_changes", project=args.project, agent=args.agent)
+    if args.json:
+        print_json(result)
+        return 0
+    print(f"{args.agent} works in {result['path']} on {result['branch']}"
+          f" (from {result['base']} at {str(result['baseOid'])[:10]})")
+    for commit in result["commits"]:
+        print(f"  {commit['oid'][:10]} {commit['subject']}")
+    for section in ("committed", "staged", "unstaged"):
+        files = result[section]
+        if files:
+            print(f"{section}:")
+        for item in files:
+            print(f"  {item['change']} {item['path']}  +{item['added']} -{item['removed']}")
+    if not any(result[s] for s in ("committed", "staged", "unstaged")):
+        print("no changes yet")
+    return 0
 
 
 def cmd_agent_stop(args: argparse.Namespace) -> int:
@@ -388,7 +429,23 @@ def register(sub: Any) -> None:
     launch.add_argument("--resume", action="store_true", help="continue its last conversation")
     launch.add_argument("--move", action="store_true",
                         help="running in another cell: show it in the -t cell instead")
+    launch.add_argument("--worktree", nargs="?", const=True, default=None, metavar="BRANCH",
+                        help="in its own git worktree (on BRANCH, default idea/<agent>)")
     force_option(launch)
+    tree = action("worktree", cmd_agent_worktree,
+                  "the agent's own git worktree (made if it has none)")
+    tree.add_argument("agent")
+    tree.add_argument("--branch", help="the branch of a new one (default idea/<agent>)")
+    tree.add_argument("--forget", action="store_true",
+                      help="forget a worktree that was removed or moved")
+    finish = action("finish", cmd_agent_finish,
+                    "end the agent's worktree: merge its branch, keep it, or discard it")
+    finish.add_argument("agent")
+    finish.add_argument("how", choices=("merge", "keep", "discard"))
+    force_option(finish)
+    changes = action("changes", cmd_agent_changes,
+                     "what the agent changed in its worktree (commits and uncommitted)")
+    changes.add_argument("agent")
     action("stop", cmd_agent_stop, "stop a running agent").add_argument("agent")
     restart = action("restart", cmd_agent_restart, "stop and launch again where it was")
     restart.add_argument("agent")

@@ -297,6 +297,13 @@ class GitCliRepository:
         head = await self.runner.run(root, ["rev-parse", "HEAD"], operation="commit")
         return head.out.decode().strip()
 
+    async def branch_delete(self, repo: str, branch: str) -> str:
+        root, _ = await self._locate(repo, work_tree=False)
+        await self._check_branch_name(root, branch)
+        oid = await self._resolve(root, f"refs/heads/{branch}")
+        await self.runner.run(root, ["branch", "-q", "-D", branch], operation="branch -D")
+        return oid
+
     async def switch(self, repo: str, branch: str, create: bool = False) -> None:
         root, _ = await self._locate(repo)
         await self._check_branch_name(root, branch)

@@ -495,6 +495,22 @@ class DulwichRepository:
 
         return await self._call("branch", repo, work)
 
+    async def branch_delete(self, repo: str, branch: str) -> str:
+        problem = valid_ref_name(branch)
+        if problem is not None:
+            raise InvalidName("branch name", branch, problem)
+
+        def work() -> str:
+            with self._open(repo, work_tree=False) as r:
+                ref = Ref(b"refs/heads/" + branch.encode())
+                if ref not in r.refs:
+                    raise UnknownRevision(branch)
+                oid = r.refs[ref].decode()
+                porcelain.branch_delete(r, branch)
+                return oid
+
+        return await self._call("branch -D", repo, work)
+
     async def switch(self, repo: str, branch: str, create: bool = False) -> None:
         problem = valid_ref_name(branch)
         if problem is not None:

@@ -81,6 +81,10 @@ class GitPort(Protocol):
     async def branches(self, repo: str, remote: bool = False) -> tuple[Branch, ...]:
         """Local branches (and remote-tracking ones with `remote`), sorted by name."""
 
+    async def branch_delete(self, repo: str, branch: str) -> str:
+        """Delete `branch` (merged or not: the caller keeps a backup); returns the commit it
+        pointed to, which `git branch NAME OID` restores."""
+
     async def switch(self, repo: str, branch: str, create: bool = False) -> None:
         """Check out `branch` (made at HEAD first with `create`). Refuses, changing
         nothing, when local changes would be overwritten (WouldLoseChanges)."""

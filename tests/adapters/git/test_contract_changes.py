@@ -14,6 +14,7 @@ from core.git.errors import (
     MergeConflict,
     NothingToCommit,
     PathOutsideRepository,
+    UnknownRevision,
     WouldLoseChanges,
 )
 from core.git.model import Change, DiffTarget
@@ -137,6 +138,17 @@ def test_branches_and_switch(port: GitPort, repo: Repo) -> None:
     assert run(port.status(str(repo.path))).branch == "main"
     with pytest.raises(InvalidName):
         run(port.switch(str(repo.path), "-rf", create=True))
+
+
+def test_branch_delete_returns_its_tip(port: GitPort, repo: Repo) -> None:
+    repo.commit_file("a.txt", "1\n")
+    repo.git("switch", "-q", "-c", "doomed")
+    tip = repo.commit_file("b.txt", "b\n")
+    repo.git("switch", "-q", "main")
+    assert run(port.branch_delete(str(repo.path), "doomed")) == tip
+    assert repo.git("branch", "--list", "doomed") == ""
+    with pytest.raises(UnknownRevision):
+        run(port.branch_delete(str(repo.path), "doomed"))
 
 
 def test_switch_refuses_to_overwrite_local_changes(port: GitPort, repo: Repo) -> None:

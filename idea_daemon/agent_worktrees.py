@@ -1,0 +1,219 @@
+"""Per-agent worktrees (D28): made on launch, recorded in `.ideai/worktrees.json` so they
+survive daemon restarts, finished by merging, keeping or discarding.
+
+- `ensure` makes the agent's worktree (outside the project, on `idea/<slug>`) or checks the
+  recorded one still exists: a removed or moved worktree is reported, never silently made
+  again (the agent's work might be elsewhere).
+- `path_of` is what a launch (and a resume after a restart) runs the agent in.
+- `finish`: `merge` the branch into the base branch (fast-forward or a merge commit; a
+  conflict stops with the files named and the merge in progress), `keep` the branch
+  (the worktree goes, the commits stay), or `discard` (asks; uncommitted files are copied to
+  `.ideai/backups/` first, and the branch's last commit is named there so it can be
+  restored). Nothing uncommitted is ever deleted without that copy.
+- `changes`: what the agent changed since its worktree was made (commits and uncommitted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from adapters.store.atomic import read_json, write_json_atomic
+from core.agents.agent import Agent
+from core.agents.naming import slugify
+from core.git import worktrees as wt
+from core.git.errors import GitError
+from core.git.model import DiffTarget, EntryKind, FileDiff
+from core.git.port import GitPort
+from idea_daemon.errors import CommandError
+from idea_daemon.runtime import ProjectRuntime
+
+FILE = Path(".ideai") / "worktrees.json"
+BACKUPS = Path(".ideai") / "backups"
+
+
+class AgentWorktrees:
+    def __init__(self, port: GitPort) -> None:
+        self.port = port
+
+    # ─── the record ──────────────────────────────────────────────────────────────────
+
+    def records(self, root: str) -> dict[str, wt.WorktreeRecord]:
+        """The recorded worktrees of the project (a small file, read when needed)."""
+        path = Path(root) / FILE
+        try:
+            return wt.decode(read_json(path), str(path))
+        except FileNotFoundError:
+            return {}
+
+    def _save(self, root: str, records: dict[str, wt.WorktreeRecord]) -> None:
+        write_json_atomic(Path(root) / FILE, wt.encode(records))
+
+    def path_of(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
+        """The folder the agent runs in when it has a worktree; CommandError when its
+        recorded worktree is gone."""
+        record = self.records(runtime.root).get(agent_id)
+        if record is None:
+            return None
+        if not os.path.isdir(record.path):
+            raise CommandError(
+                f"the agent's worktree {record.path} (branch {record.branch}) is gone: it was "
+                "removed or moved. idea does not make it again on its own; "
+                "`idea agent worktree NAME --forget` forgets it, then launch with --worktree.",
+                "worktree_missing",
+            )
+        return record.path
+
+    def describe(self, runtime: ProjectRuntime) -> list[dict[str, Any]]:
+        """For `idea ls`: each recorded worktree, and whether it is still there."""
+        try:
+            records = self.records(runtime.root)
+        except GitError:
+            return []
+        except Exception as error:  # a corrupt record file: say so, change nothing
+            return [{"problem": str(error)}]
+        return [{"agent": r.agent_id, "path": r.path, "branch": r.branch,
+                 "base": r.base_branch, "missing": not os.path.isdir(r.path)}
+                for r in records.values()]
+
+    # ─── making ──────────────────────────────────────────────────────────────────────
+
+    def location(self, runtime: ProjectRuntime, agent: Agent) -> str:
+        folder = agent.extra.get("worktreeDir")
+        path = wt.worktree_path(runtime.root, slugify(agent.name),
+                                folder if isinstance(folder, str) and folder else None)
+        if not os.path.isabs(path):
+            raise CommandError(f"worktreeDir must be an absolute folder, not {folder!r}")
+        if wt.inside(path, runtime.root):
+            raise CommandError(f"a worktree must live outside the project, not at {path}")
+        return path
+
+    async def ensure(
+        self, runtime: ProjectRuntime, agent: Agent, branch: str | None = None
+    ) -> wt.WorktreeRecord:
+        records = await asyncio.to_thread(self.records, runtime.root)
+        existing = records.get(agent.id)
+        if existing is not None:
+            self.path_of(runtime, agent.id)  # reports a vanished one
+            return existing
+        status = await self.port.status(runtime.root)
+        if status.head is None:
+            raise CommandError("the project has no commit yet: commit once, then launch the "
+                               "agent in its own worktree")
+        path = self.location(runtime, agent)
+        name = branch or wt.branch_for(slugify(agent.name))
+        await asyncio.to_thread(os.makedirs, os.path.dirname(path), exist_ok=True)
+        await self.port.worktree_add(runtime.root, path, name)
+        record = wt.WorktreeRecord(agent.id, path, name, status.branch, status.head)
+        records = await asyncio.to_thread(self.records, runtime.root)
+        records[agent.id] = record
+        await asyncio.to_thread(self._save, runtime.root, records)
+        return record
+
+    async def forget(self, runtime: ProjectRuntime, agent: Agent) -> None:
+        records = await asyncio.to_thread(self.records, runtime.root)
+        if records.pop(agent.id, None) is None:
+            raise CommandError(f"{agent.name} has no worktree")
+        await asyncio.to_thread(self._save, runtime.root, records)
+
+    # ─── finishing ───────────────────────────────────────────────────────────────────
+
+    def _record(self, runtime: ProjectRuntime, agent: Agent) -> wt.WorktreeRecord:
+        record = self.records(runtime.root).get(agent.id)
+        if record is None:
+            raise CommandError(f"{agent.name} has no worktree")
+        return record
+
+    async def finish(self, runtime: ProjectRuntime, agent: Agent, how: str,
+                     force: bool = False) -> dict[str, Any]:
+        record = await asyncio.to_thread(self._record, runtime, agent)
+        present = await asyncio.to_thread(os.path.isdir, record.path)
+        dirty = (await self.port.status(record.path)).entries if present else ()
+        if how == "merge":
+            if dirty:
+                raise CommandError(
+                    f"{agent.name}'s worktree has {len(dirty)} uncommitted file(s): commit "
+                    "them there (or discard) before merging", "worktree_dirty")
+            main = await self.port.status(runtime.root)
+            if record.base_branch and main.branch != record.base_branch:
+                raise CommandError(f"the project is on {main.branch}, not "
+                                   f"{record.base_branch}: switch back to merge into it")
+            oid = await self.port.merge(runtime.root, record.branch)  # MergeConflict stops
+            if present:
+                await self.port.worktree_remove(runtime.root, record.path)
+            await self.forget(runtime, agent)
+            return {"merged": record.branch, "into": record.base_branch, "oid": oid}
+        if how == "keep":
+            if dirty:
+                raise CommandError(
+                    f"{agent.name}'s worktree has {len(dirty)} uncommitted file(s): commit "
+                    "them on its branch first (or discard)", "worktree_dirty")
+            if present:
+                await self.port.worktree_remove(runtime.root, record.path)
+            await self.forget(runtime, agent)
+            return {"kept": record.branch}
+        if how != "discard":
+            raise CommandError("finish with merge, keep or discard")
+        if not force:
+            raise CommandError(
+                f"Discarding removes {agent.name}'s worktree and its branch {record.branch}"
+                + (f" ({len(dirty)} uncommitted file(s) are copied to .ideai/backups/ first)"
+                   if dirty else "") + ".", "confirm")
+        backup = await asyncio.to_thread(self._backup, runtime, agent, record,
+                                         [e.path for e in dirty
+                                          if e.kind is not EntryKind.TRACKED or e.unstaged
+                                          is None or e.unstaged.value != "D"])
+        if present:
+            await self.port.worktree_remove(runtime.root, record.path, force=True)
+        tip = await self.port.branch_delete(runtime.root, record.branch)
+        await asyncio.to_thread(self._note, backup, record, tip)
+        await self.forget(runtime, agent)
+        return {"discarded": record.branch, "backup": str(backup), "tip": tip}
+
+    def _backup(self, runtime: ProjectRuntime, agent: Agent, record: wt.WorktreeRecord,
+                paths: list[str]) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        folder = Path(runtime.root) / BACKUPS / f"worktree-{slugify(agent.name)}-{stamp}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for rel in paths:
+            source = Path(record.path) / rel
+            if source.is_file() and not source.is_symlink():
+                target = folder / "files" / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target)
+        return folder
+
+    def _note(self, folder: Path, record: wt.WorktreeRecord, tip: str) -> None:
+        (folder / "README.txt").write_text(
+            f"The worktree {record.path} of branch {record.branch} was discarded.\n"
+            f"Its uncommitted files, if any, are under files/.\n"
+            f"Its last commit was {tip}: `git branch {record.branch} {tip}` brings the\n"
+            "branch back (until git's garbage collection prunes it, two weeks at least).\n",
+            encoding="utf-8",
+        )
+
+    # ─── what changed ────────────────────────────────────────────────────────────────
+
+    async def changes(self, runtime: ProjectRuntime, agent: Agent) -> dict[str, Any]:
+        """The agent's commits since its worktree was made, and its uncommitted changes."""
+        record = await asyncio.to_thread(self._record, runtime, agent)
+        self.path_of(runtime, agent.id)
+        head = (await self.port.status(record.path)).head
+        committed: tuple[FileDiff, ...] = ()
+        if head and record.base_oid and head != record.base_oid:
+            committed = await self.port.diff(record.path,
+                                             DiffTarget.commits(record.base_oid, head))
+        staged = await self.port.diff(record.path, DiffTarget.staged())
+        unstaged = await self.port.diff(record.path, DiffTarget.worktree())
+        log = await self.port.log(record.path, limit=50)
+        commits = []
+        for entry in log:
+            if entry.oid == record.base_oid:
+                break
+            commits.append(entry)
+        return {"record": record, "committed": committed, "staged": staged,
+                "unstaged": unstaged, "commits": commits}
