@@ -56,6 +56,11 @@ class AgentWorktrees:
     def path_of(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
         """The folder the agent runs in when it has a worktree; CommandError when its
         recorded worktree is gone."""
+        found = self.worktree_of(runtime, agent_id)
+        return found[0] if found else None
+
+    def worktree_of(self, runtime: ProjectRuntime, agent_id: str) -> tuple[str, str] | None:
+        """(folder, branch) of the agent's worktree, as a launch needs them."""
         record = self.records(runtime.root).get(agent_id)
         if record is None:
             return None
@@ -66,7 +71,7 @@ class AgentWorktrees:
                 "`idea agent worktree NAME --forget` forgets it, then launch with --worktree.",
                 "worktree_missing",
             )
-        return record.path
+        return record.path, record.branch
 
     def describe(self, runtime: ProjectRuntime) -> list[dict[str, Any]]:
         """For `idea ls`: each recorded worktree, and whether it is still there."""

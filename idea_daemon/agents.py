@@ -71,9 +71,9 @@ class AgentRuntime(AgentRecords):
         self.persona_store = persona_store
         self.profile_store = profile_store
         self.mcp_available = False
-        # (runtime, agent id) → the folder of the agent's own worktree, or None (set by the
-        # composition root when git is available; idea_daemon/agent_worktrees.py).
-        self.worktree_of: Callable[[ProjectRuntime, str], str | None] | None = None
+        # (runtime, agent id) → (folder, branch) of the agent's own worktree, or None (set
+        # by the composition root when git is available; idea_daemon/agent_worktrees.py).
+        self.worktree_of: Callable[[ProjectRuntime, str], tuple[str, str] | None] | None = None
         self.profiles_problem: str | None = None
         service.exit_handlers.append(self._on_agent_exit)
         service.agent_cell_message = self._cell_message
@@ -288,7 +288,8 @@ class AgentRuntime(AgentRecords):
         cell: CellRef | None,
     ) -> TerminalSession:
         cell_id = cell.leaf.id if cell is not None else f"{BACKGROUND_CELL_PREFIX}{agent.id}"
-        work_root = self.worktree_of(runtime, agent.id) if self.worktree_of else None
+        tree = self.worktree_of(runtime, agent.id) if self.worktree_of else None
+        work_root = tree[0] if tree else None
         launch = prepare_launch(
             runtime,
             agent,
@@ -307,7 +308,7 @@ class AgentRuntime(AgentRecords):
         session.project_root = runtime.root
         session.conversation_id = conversation_id
         session.profile_id = profile.id
-        session.work_root = work_root
+        session.work_branch = tree[1] if tree else None
         if session.error is not None:
             session.error = (
                 f"{session.error} — agent {agent.name} uses profile "

@@ -87,7 +87,7 @@ def _wire_git(server: DaemonServer) -> None:
 
     server.worktrees = trees = AgentWorktrees(git.port)
     if server.agents is not None:
-        server.agents.worktree_of = trees.path_of
+        server.agents.worktree_of = trees.worktree_of
     server.handlers.update(commands_worktrees.COMMANDS)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from adapters.ipc.messages import BorderInfo, CellInfo, PageInfo, Scene, TabInfo, WindowInfo
@@ -131,8 +130,8 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
         return
     if session.agent_id is not None:
         info.command = f"{session.agent_name} ({session.profile_id or 'agent'})"
-        if session.work_root is not None:
-            info.command += f" ⎇ {os.path.basename(session.work_root)} worktree"
+        if session.work_branch is not None:
+            info.command += f" ⎇ {session.work_branch}"
     elif session.pty is not None:
         info.command = session.pty.foreground_command() or session.pty.command_name()
     info.running = session.exit_code is None

@@ -82,8 +82,8 @@ class TerminalSession:
     agent_name: str = ""
     conversation_id: str | None = None
     profile_id: str | None = None
-    work_root: str | None = None
-    """An agent's own worktree, when it runs in one (shown in its cell's title)."""
+    work_branch: str | None = None
+    """The branch of an agent's own worktree, when it runs in one (shown in its title)."""
     project_root: str | None = None
     attention: str = ""
     """Why the cell wants the user: "bell", "notify: …", "activity", "silence" (or "")."""

@@ -48,6 +48,8 @@ KEYS: dict[str, tuple[str, bool]] = {
     "R": ("rename", False),
     "d": ("delete", False),
     "u": ("sync", False),
+    "W": ("launch_worktree", True),
+    "w": ("changes", False),
     "t": ("toggle_sync", False),
 }
 # Actions that make sense without a selected agent.
@@ -58,6 +60,8 @@ FLOWS: dict[str, Callable[[Runner, Agent], Awaitable[object]]] = {
     "launch_split": lambda runner, agent: flows.launch(runner, agent, "split"),
     "launch_here": lambda runner, agent: flows.launch(runner, agent, "cell"),
     "launch_background": lambda runner, agent: flows.launch(runner, agent, "background"),
+    "launch_worktree": lambda runner, agent: flows.launch(runner, agent, "split", worktree=True),
+    "changes": flows.changes,
     "go": flows.go_to,
     "stop": flows.stop,
     "restart": flows.restart,
@@ -73,7 +77,7 @@ FLOWS: dict[str, Callable[[Runner, Agent], Awaitable[object]]] = {
 HINTS = (
     "Enter/l: launch in a split · c: in the focused cell · b: in the background · g: go to it\n"
     "s: stop · r: restart · p: profile · n: new · e: edit · E: $EDITOR · R: rename · d: delete\n"
-    "u: sync with the template · t: keep in sync on/off · Esc: close"
+    "u: sync · t: keep in sync on/off · W: launch in its worktree · w: what it changed · Esc: close"
 )
 
 

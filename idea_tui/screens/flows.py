@@ -65,11 +65,25 @@ def template_label(agent: Agent) -> str:
 # ─── launching, going to, stopping ────────────────────────────────────────────────────
 
 
-async def launch(runner: Runner, agent: Agent, where: str) -> bool:
+async def changes(runner: Runner, agent: Agent) -> bool:
+    """What the agent changed in its worktree: its commits and uncommitted files, as diffs."""
+    from idea_tui.screens.agent_changes import AgentChangesScreen
+
+    answer = await runner.attempt("agent_changes", agent=agent["id"])
+    if not answer.ok:
+        runner.report(answer.error or "", "error")
+        return False
+    runner.app.push_screen(AgentChangesScreen(agent["name"], answer.result))
+    return True
+
+
+async def launch(runner: Runner, agent: Agent, where: str, worktree: bool = False) -> bool:
     """Launch `agent` in a new split next to the focused cell ("split"), in the focused cell
-    ("cell") or in the background ("background"). An agent already running in another cell
-    offers to go there (AGT-6)."""
+    ("cell") or in the background ("background"); with `worktree`, in its own git worktree
+    (D28). An agent already running in another cell offers to go there (AGT-6)."""
     params: dict[str, Any] = {"agent": agent["id"]}
+    if worktree:
+        params["worktree"] = True
     focused = runner.focused_target()
     if where == "background":
         params["background"] = True

@@ -1074,3 +1074,37 @@ def test_templates_list_problems_are_shown() -> None:
             panel.query_one("#templates-note", Static).render()))
 
     drive(make_app(gateway), scenario)
+
+
+def test_shift_w_launches_in_its_own_worktree() -> None:
+    gateway = agents_gateway()
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await open_agents(pilot, row=5)
+        await pilot.press("W")
+        await called(pilot, gateway, "agent_launch")
+
+    drive(make_app(gateway), scenario)
+    assert gateway.params("agent_launch") == [
+        {"agent": "a6", "worktree": True, "target": FOCUSED, "split": True}]
+
+
+def test_w_shows_what_the_agent_changed() -> None:
+    from idea_tui.screens.agent_changes import AgentChangesScreen
+    from tests.tui.git_data import APP_DIFF, HISTORY
+
+    changes = {"agent": "a6", "path": "/home/user/web-worktrees/docs-writer",
+               "branch": "idea/docs-writer", "base": "main", "baseOid": "c4" + "0" * 38,
+               "commits": HISTORY[:2], "committed": APP_DIFF, "staged": [], "unstaged": []}
+    gateway = agents_gateway(agent_changes=changes)
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await open_agents(pilot, row=5)
+        await pilot.press("w")
+        shown = await screen(pilot, AgentChangesScreen)
+        assert shown.changes["branch"] == "idea/docs-writer"
+        text = str(shown.query(Static).first().render())
+        assert "2 commit(s)" in text and "Log in with a token" in text
+
+    drive(make_app(gateway), scenario)
+    assert gateway.params("agent_changes") == [{"agent": "a6"}]
