@@ -80,10 +80,26 @@ def attach_window(server: DaemonServer, client: ClientConnection, params: dict[s
 
 
 # The commands of this module, by wire name (the composition root merges the tables).
+def loop_stats(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+    """How the daemon's loop keeps up (the watchdog's figures; `bench/` reads them)."""
+    watchdog = server.watchdog
+    if watchdog is None:
+        return {"turns": 0, "slowTurns": 0, "worstMs": 0.0, "worstWhat": "", "p99Ms": 0.0}
+    stats = watchdog.stats
+    recent = sorted(stats.recent)
+    p99 = recent[min(len(recent) - 1, int(len(recent) * 0.99))] if recent else 0.0
+    if params.get("reset"):
+        watchdog.stats = type(stats)()
+    return {"turns": stats.turns, "slowTurns": stats.slow, "worstMs": stats.worst * 1000,
+            "worstWhat": stats.worst_what, "p99Ms": p99 * 1000,
+            "thresholdMs": watchdog.threshold * 1000}
+
+
 COMMANDS: dict[str, Handler] = {
     "version": version,
     "kill_server": kill_server,
     "detach": detach,
     "clients": clients,
     "attach_window": attach_window,
+    "loop_stats": loop_stats,
 }

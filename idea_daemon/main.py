@@ -78,6 +78,12 @@ async def _serve(locations: Locations) -> None:
     server = build(locations)
     assert server.service is not None
     loop = asyncio.get_running_loop()
+    if os.environ.get("IDEA_DEBUG"):
+        # asyncio names every callback that holds the loop longer than the watchdog allows.
+        from idea_daemon.watchdog import THRESHOLD
+
+        loop.set_debug(True)
+        loop.slow_callback_duration = THRESHOLD
     server.service.restore(loop)
     await server.start()
     for signum in (signal.SIGTERM, signal.SIGINT):

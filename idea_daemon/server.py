@@ -38,6 +38,7 @@ from idea_daemon.client_connection import ClientConnection
 from idea_daemon.frames import FrameSender
 from idea_daemon.scene import visible_sessions
 from idea_daemon.session import TerminalSession
+from idea_daemon.watchdog import LoopWatchdog
 
 if TYPE_CHECKING:
     from idea_daemon.service import WorkspaceService
@@ -73,6 +74,7 @@ class DaemonServer(FrameSender):
         self._server: asyncio.AbstractServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopped = asyncio.Event()
+        self.watchdog: LoopWatchdog | None = None
         self._stop_task: asyncio.Task[None] | None = None
         self._poll_task: asyncio.Task[None] | None = None
         self._shown_commands: dict[str | None, tuple[str | None, ...]] = {}
@@ -98,6 +100,8 @@ class DaemonServer(FrameSender):
         os.chmod(self.socket_path, 0o600)
         log.info("listening on %s", self.socket_path)
         self._poll_task = self._loop.create_task(self._poll_foreground())
+        self.watchdog = LoopWatchdog(self._loop)
+        self.watchdog.start()
 
     def request_stop(self, reason: str) -> None:
         """Stop serving soon (from a signal handler or a command)."""
@@ -129,6 +133,8 @@ class DaemonServer(FrameSender):
     async def stop(self, reason: str = "the server was stopped") -> None:
         if self._poll_task is not None:
             self._poll_task.cancel()
+        if self.watchdog is not None:
+            self.watchdog.stop()
         for client in list(self.clients.values()):
             if client.attached:
                 client.send(Detached(reason=reason))
