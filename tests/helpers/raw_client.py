@@ -65,7 +65,11 @@ class RawClient:
 
     def wait_for(self, predicate: Callable[[DaemonMessage], bool],
                  timeout: float = DEFAULT_TIMEOUT) -> DaemonMessage:
-        """Read messages until one satisfies `predicate` (all are kept in `messages`)."""
+        """The first message received so far, or read from now on, that satisfies
+        `predicate` (all are kept in `messages`)."""
+        found = next((m for m in self.messages if predicate(m)), None)
+        if found is not None:
+            return found
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             message = self.receive(left)
