@@ -34,7 +34,8 @@ SECTIONS = (
 MARK_STYLES = {"A": "green", "M": "yellow", "D": "red", "T": "magenta"}
 HINTS = (
     "s/Space: stage · u: unstage · d: discard · [ ]: hunk · h: stage/unstage the hunk\n"
-    "c: commit message · b: branch · g: graph page · r: refresh · i: init · Esc: close"
+    "c: commit message · b: branch · F: fetch · P: pull · p: push · g: graph page · r: refresh\n"
+    "i: init · Esc: close"
 )
 LOG_LINES = 6
 
@@ -334,6 +335,9 @@ class GitScreen(ModalScreen[None]):
             " ": lambda: self.stage(False), "u": lambda: self.stage(True),
             "d": self.discard, "h": self.stage_hunk, "b": self.switch_branch,
             "r": self.refresh_all,
+            "F": lambda: self._act("git_fetch", "fetched"),
+            "P": lambda: self._act("git_pull", "pulled"),
+            "p": lambda: self._act("git_push", "pushed"),
         }
         if key == "escape":
             event.stop()

@@ -195,3 +195,18 @@ def test_graph_page_pages_lazily_and_enter_shows_the_commit() -> None:
         assert ("git_diff", {"target": "commit", "new": HISTORY[-1]["oid"]}) in gateway.calls
 
     drive(make_app(gateway), scenario)
+
+
+def test_fetch_pull_push_keys() -> None:
+    done = {"summary": "", "lines": []}
+    gateway = panel_gateway(git_fetch=done, git_pull=done, git_push=done)
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await open_panel(pilot, gateway)
+        gateway.calls.clear()
+        await pilot.press("F", "P", "p")
+        await settle(pilot)
+        assert [m for m in gateway.methods() if m in ("git_fetch", "git_pull", "git_push")] == [
+            "git_fetch", "git_pull", "git_push"]
+
+    drive(make_app(gateway), scenario)
