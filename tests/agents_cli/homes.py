@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 CLAUDE_TOKEN = "idea-test-token"
+CLAUDE_OAUTH_TOKEN = "sk-ant-oat01-idea-test"
 CODEX_KEY_VAR = "IDEA_TEST_MODEL_KEY"
 CLAUDE_QUIET = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
@@ -47,8 +48,15 @@ def base_env(home: Path, path: str | None = None) -> dict[str, str]:
 
 
 def prepare_claude(home: Path, url: str, trusted: Iterable[Path],
-                   allow: Iterable[str] = ("mcp__idea",)) -> dict[str, str]:
-    """Write Claude Code's files into `home`; the variables it needs to reach `url`."""
+                   allow: Iterable[str] = ("mcp__idea",), *,
+                   subscription: bool = False) -> dict[str, str]:
+    """Write Claude Code's files into `home`; the variables it needs to reach `url`.
+
+    `subscription`: log in as a subscriber (an OAuth token in CLAUDE_CODE_OAUTH_TOKEN, still
+    sent to `url` only) instead of with a token: only then does Claude Code build its
+    usage-limit message ("You've hit your limit · resets …") from the
+    `anthropic-ratelimit-unified-*` headers and record the reset in its transcript.
+    """
     home.mkdir(parents=True, exist_ok=True)
     state_path = home / ".claude.json"
     state = json.loads(state_path.read_text()) if state_path.exists() else {}
@@ -61,7 +69,9 @@ def prepare_claude(home: Path, url: str, trusted: Iterable[Path],
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"permissions": {"allow": list(allow)}}, indent=2))
-    return {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_AUTH_TOKEN": CLAUDE_TOKEN, **CLAUDE_QUIET}
+    auth = ({"CLAUDE_CODE_OAUTH_TOKEN": CLAUDE_OAUTH_TOKEN} if subscription
+            else {"ANTHROPIC_AUTH_TOKEN": CLAUDE_TOKEN})
+    return {"ANTHROPIC_BASE_URL": url, **auth, **CLAUDE_QUIET}
 
 
 def _toml_string(value: str) -> str:

@@ -91,8 +91,23 @@ class RealTeam:
                            describe=lambda: self.idea.capture(target) + "\nmodel requests:\n"
                            + self.server.describe())
 
-    def type_line(self, target: str, text: str) -> None:
+    def type_line(self, target: str, text: str, attempts: int = 3) -> None:
         """What a user does: type the text, then Enter as a separate key press (Codex takes
-        keys that arrive together as a paste, where Enter is a newline)."""
+        keys that arrive together as a paste, where Enter is a newline); until the model
+        server has the line, press Enter again while the line still sits in the composer
+        (a loaded machine can deliver both in one burst, and the Enter is lost)."""
         self.idea.run("send-keys", "-t", target, "-l", "--", text)
         self.idea.send_keys(target, "Enter")
+
+        def sent() -> bool:
+            return any(text in r.latest for r in self.server.turns())
+
+        for _ in range(attempts - 1):
+            try:
+                retry_until(sent, 20.0, interval=0.2)
+                return
+            except AssertionError:
+                if text not in self.idea.capture(target):
+                    break
+                self.idea.send_keys(target, "Enter")
+        retry_until(sent, WAIT, interval=0.2, describe=lambda: self.idea.capture(target))

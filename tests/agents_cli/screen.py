@@ -72,6 +72,25 @@ class TuiOnPty:
             self.pump(max(0.0, deadline - time.monotonic()))
         self.pty.write(submit.encode())
 
+    def submit_until(self, text: str, submit: str, delay_ms: int,
+                     sent: Callable[[], object], attempts: int = 3,
+                     patience: float = 20.0, timeout: float = 90.0) -> None:
+        """Type `text` and submit it, then keep the TUI running until `sent()`; while the
+        text still sits in the composer after `patience` seconds, submit again (at most
+        `attempts` times in all), as idea's verified delivery does. On a loaded machine
+        Codex can read the text and the submit key in one burst, which it takes for a
+        paste: the Enter is lost and the line stays in the composer."""
+        self.type_and_submit(text, submit, delay_ms)
+        for _ in range(attempts - 1):
+            try:
+                self.pump_until(sent, patience)
+                return
+            except AssertionError:
+                if text not in self.text:
+                    break
+                self.pty.write(submit.encode())
+        self.pump_until(sent, timeout)
+
     def close(self) -> None:
         if self.pty.poll() is None:
             self.pty.kill()

@@ -116,10 +116,10 @@ def test_tui_submit_and_session_discovery_then_resume(
         tui.wait_for(CODEX.prompt_ready_pattern)
         assert tui.emulator.modes.bracketed_paste
         assert discover(env) == []  # nothing to discover before the first message
-        tui.type_and_submit("hello codex", CODEX.submit_sequence, CODEX.submit_delay_ms)
         # The file appears with the first message, which is written into it right after.
-        tui.pump_until(lambda: any("hello codex" in path.read_text(encoding="utf-8")
-                                   for _, path in discover(env)))
+        tui.submit_until("hello codex", CODEX.submit_sequence, CODEX.submit_delay_ms,
+                         lambda: any("hello codex" in path.read_text(encoding="utf-8")
+                                     for _, path in discover(env)))
     finally:
         tui.close()
 

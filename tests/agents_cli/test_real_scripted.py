@@ -90,8 +90,8 @@ def test_claude_tui_turn_answers_with_the_script_and_gets_the_context(
     try:
         assert CLAUDE.prompt_ready_pattern is not None
         tui.wait_for(CLAUDE.prompt_ready_pattern, timeout=TURN_WAIT)
-        tui.type_and_submit("QUESTION-CLAUDE-1", CLAUDE.submit_sequence,
-                            CLAUDE.submit_delay_ms)
+        tui.submit_until("QUESTION-CLAUDE-1", CLAUDE.submit_sequence,
+                         CLAUDE.submit_delay_ms, lambda: server.turns())
         tui.wait_for("SCRIPTED-ANSWER-CLAUDE", timeout=TURN_WAIT)
     finally:
         tui.close()
@@ -112,7 +112,8 @@ def test_codex_tui_turn_answers_with_the_script_and_gets_the_context(
     try:
         assert CODEX.prompt_ready_pattern is not None
         tui.wait_for(CODEX.prompt_ready_pattern, timeout=TURN_WAIT)
-        tui.type_and_submit("QUESTION-CODEX-1", CODEX.submit_sequence, CODEX.submit_delay_ms)
+        tui.submit_until("QUESTION-CODEX-1", CODEX.submit_sequence, CODEX.submit_delay_ms,
+                         lambda: server.turns())
         tui.wait_for("SCRIPTED-ANSWER-CODEX", timeout=TURN_WAIT)
     finally:
         tui.close()
