@@ -9,6 +9,7 @@ the daemon says it changed (`daemon_changed`, from a `Changed` message), or afte
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -330,7 +331,7 @@ class GitScreen(ModalScreen[None]):
                 self.query_one(DataTable).focus()
             return
         key = event.character if event.character and event.character.isprintable() else event.key
-        handlers = {
+        handlers: dict[str, Callable[[], Awaitable[None]]] = {
             "s": lambda: self.stage(False), "space": lambda: self.stage(False),
             " ": lambda: self.stage(False), "u": lambda: self.stage(True),
             "d": self.discard, "h": self.stage_hunk, "b": self.switch_branch,
