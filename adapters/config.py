@@ -13,7 +13,6 @@ Example::
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import msgspec
@@ -63,6 +62,8 @@ def load_config(path: Path) -> tuple[Config, str | None]:
 
 
 def parse_config(text: str, source: str = "config.toml") -> Config:
+    import tomllib  # here: without a config file (the usual case) the client never needs it
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

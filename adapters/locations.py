@@ -9,7 +9,6 @@ runtime `$XDG_RUNTIME_DIR/idea`, else `/tmp/idea-$UID` — sockets, pid file
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Mapping
@@ -37,7 +36,10 @@ class Locations:
         if len(os.fsencode(path)) <= MAX_SOCKET_PATH:
             return path
         # An IDEA_HOME deep in a temp tree makes the path too long for AF_UNIX: use a
-        # short, stable path derived from it instead.
+        # short, stable path derived from it instead (hashlib only then: the client's start
+        # does not pay for it otherwise).
+        import hashlib
+
         digest = hashlib.sha256(os.fsencode(self.runtime)).hexdigest()[:16]
         return Path(f"/tmp/idea-{os.getuid()}-{digest}.sock")
 

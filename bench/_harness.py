@@ -315,7 +315,7 @@ def ratio(mine: float, theirs: float | None) -> str:
 
 
 def verdict(value: float, target: float | None) -> str:
-    if target is None:
+    if target is None or value != value:  # no target, or not measured (nan)
         return ""
     return "ok" if value <= target else "OVER"
 

@@ -52,9 +52,11 @@ class IdeaApp(App[str], inherit_bindings=False):
     BINDINGS = []
     TITLE = "idea"
 
-    def __init__(self, connect: Connector, *, prefix: str = DEFAULT_PREFIX) -> None:
+    def __init__(self, connect: Connector, *, prefix: str = DEFAULT_PREFIX,
+                 after_first_frame: Callable[[], None] | None = None) -> None:
         super().__init__()
         self._connect = connect
+        self._after_first_frame = after_first_frame
         self.gateway: GatewayPort | None = None
         self.prefix = prefix
         self.prefix_table = build_prefix_table(prefix)
@@ -137,6 +139,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         for message in early:
             self.handle_message(message)
         await self._release_held()
+        if self._after_first_frame is not None:
+            self.call_after_refresh(self._after_first_frame)
 
     def _send_size(self, width: int, height: int) -> None:
         if self.gateway is not None and width > 0 and height > 0:

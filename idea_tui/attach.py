@@ -8,7 +8,6 @@ from pathlib import Path
 
 from adapters.config import load_config
 from adapters.locations import locate
-from adapters.private_log import PrivateRotatingFileHandler
 from idea_tui.control import DaemonError, VersionMismatch, ensure_daemon, terminate_daemon
 from idea_tui.gateway import Gateway, GatewayPort
 
@@ -23,7 +22,10 @@ def _ask_restart(error: VersionMismatch) -> bool:
 
 
 def _log_to_file(path: Path) -> None:
-    """The client's own log (never the terminal the screen owns)."""
+    """The client's own log (never the terminal the screen owns). Set up after the first
+    frame: the rotating handler (logging.handlers) is not needed before."""
+    from adapters.private_log import PrivateRotatingFileHandler
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler = PrivateRotatingFileHandler(path, 1_000_000, 1)  # 0600, rotated ones too
@@ -39,7 +41,6 @@ def attach(window: str | None) -> int:
     from idea_tui.app import IdeaApp
 
     locations = locate()
-    _log_to_file(locations.state / "client.log")
     config, problem = load_config(locations.config_file)
     if problem is not None:
         print(f"idea: {problem}", file=sys.stderr)
@@ -54,7 +55,10 @@ def attach(window: str | None) -> int:
                                      refresh_env=config.refresh_env)
 
     for _attempt in range(2):
-        app = IdeaApp(connect, prefix=config.prefix)
+        # The log file once the first frame is shown (logging.handlers is not needed
+        # for it); nothing is logged before that but a failure to connect, said on stderr.
+        app = IdeaApp(connect, prefix=config.prefix,
+                      after_first_frame=lambda: _log_to_file(locations.state / "client.log"))
         result = app.run()
         error = app.connect_error
         if isinstance(error, VersionMismatch):

@@ -14,7 +14,6 @@ from typing import Any
 
 from adapters.locations import locate
 from core.version import VERSION
-from idea_tui.cli_cells import cell_state
 from idea_tui.cli_common import (
     Runner,
     absolute,
@@ -33,6 +32,8 @@ from idea_tui.control import (
 
 
 def _print_ls(result: dict[str, Any]) -> None:
+    from idea_tui.cli_cells import cell_state
+
     if not result["windows"]:
         print("no windows (create a project with `idea new PATH`)")
     for window in result["windows"]:
@@ -244,6 +245,43 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 # ─── parser ────────────────────────────────────────────────────────────────────────────
 
+ATTACH_HELP = "attach the workspace screen (default)"
+
+
+def attach_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-w", "--window", help="the window to show")
+    parser.add_argument("-f", "--force", action="store_true", help="attach even inside a cell")
+    parser.add_argument("path", nargs="?", metavar="PATH",
+                        help="open the project at PATH first (asks before creating one); "
+                        "`idea PATH` is the same")
+
+
+def _obvious_path(word: str) -> bool:
+    """A first word that can only be a folder: no command has a slash or starts with ~."""
+    return word in (".", "..") or "/" in word or word.startswith("~")
+
+
+def attach_args(argv: list[str]) -> argparse.Namespace | None:
+    """The options of `idea`, `idea attach …`, `idea a …` and `idea PATH …` read without
+    building the whole command table (and importing every subcommand module): attaching is
+    what a user waits for. None for anything else, `--help` included (the full parser
+    answers that)."""
+    if not argv:
+        rest: list[str] = []
+    elif argv[0] in ("attach", "a"):
+        rest = argv[1:]
+    elif _obvious_path(argv[0]):
+        rest = argv
+    else:
+        return None
+    if "-h" in rest or "--help" in rest:
+        return None
+    parser = argparse.ArgumentParser(prog="idea attach", description=ATTACH_HELP)
+    attach_arguments(parser)
+    args = parser.parse_args(rest)
+    args.run = cmd_attach
+    return args
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -265,12 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(run=run)
         return command
 
-    attach = add("attach", cmd_attach, "attach the workspace screen (default)", ("a",))
-    attach.add_argument("-w", "--window", help="the window to show")
-    attach.add_argument("-f", "--force", action="store_true", help="attach even inside a cell")
-    attach.add_argument("path", nargs="?", metavar="PATH",
-                        help="open the project at PATH first (asks before creating one); "
-                        "`idea PATH` is the same")
+    attach_arguments(add("attach", cmd_attach, ATTACH_HELP, ("a",)))
 
     json_option(add("ls", cmd_ls, "windows, projects, pages, cells and their programs"))
     force_option(add("kill-server", cmd_kill_server, "stop the daemon and every program in it"))
@@ -401,16 +434,22 @@ def subcommand_names(parser: argparse.ArgumentParser) -> set[str]:
     return names
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse(argv: list[str]) -> argparse.Namespace:
+    fast = attach_args(argv)
+    if fast is not None:
+        return fast
     parser = build_parser()
-    argv = sys.argv[1:] if argv is None else list(argv)
     if argv:
         from idea_tui.cli_open import looks_like_path
 
         if looks_like_path(argv[0], subcommand_names(parser)):
             # `idea PATH [OPTIONS]`, like `code .`: `idea attach PATH [OPTIONS]`.
             argv = ["attach", *argv]
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else list(argv))
     run: Runner = args.run
     try:
         return run(args)

@@ -349,3 +349,45 @@ def test_cycle_detection_finds_a_cycle_through_type_checking_imports(tmp_path: P
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p import one\n")
     modules = {"p.one": tmp_path / "p" / "one.py", "p.two": tmp_path / "p" / "two.py"}
     assert _cycles(_import_graph(modules)) == [["p.one", "p.two"]]
+
+
+# ─── what attaching loads before its first frame ───────────────────────────────────────
+
+# Deferred because the first frame does not need them (issue 7: attach in ≤ 0.2 s; the
+# figure itself is measured by bench/bench_startup.py): the other subcommands' modules and
+# the full command table, the log file's rotating handler (set up after the first frame),
+# TOML (only read when a config file exists), hashlib (only for an over-long socket path)
+# and wcwidth (only for characters beyond printable ASCII).
+NOT_BEFORE_FIRST_FRAME = ("idea_tui.cli_agents", "idea_tui.cli_cells", "logging.handlers",
+                          "tomllib", "hashlib", "wcwidth")
+
+
+def test_attaching_loads_only_what_the_first_frame_needs(tmp_path: Path) -> None:
+    code = (
+        "import os\n"
+        f"os.environ['IDEA_HOME'] = {str(tmp_path)!r}\n"
+        "from idea_tui.cli import parse\n"
+        "args = parse(['attach'])\n"
+        "assert args.run.__name__ == 'cmd_attach'\n"
+        "from adapters.config import load_config\n"
+        "from adapters.locations import locate\n"
+        "load_config(locate().config_file)\n"
+        "locate().socket\n"
+        "import idea_tui.attach, idea_tui.app\n"
+        "from idea_tui.widgets.row_render import RowRenderer, fit_text\n"
+        "RowRenderer()\n"
+        "fit_text('user@host:~/src$ ls -la')\n"
+    )
+    loaded = _modules_loaded_after(code)
+    assert "idea_tui.app" in loaded and "textual.app" in loaded
+    assert not sorted(loaded & set(NOT_BEFORE_FIRST_FRAME))
+
+
+def test_plain_idea_and_idea_path_take_the_attach_path_without_the_command_table() -> None:
+    from idea_tui.cli import attach_args
+
+    assert attach_args([]) is not None
+    assert attach_args(["a", "-w", "main"]) is not None
+    assert attach_args([".", "-f"]) is not None
+    assert attach_args(["attach", "--help"]) is None  # the full parser prints the help
+    assert attach_args(["ls"]) is None

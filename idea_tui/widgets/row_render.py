@@ -29,7 +29,6 @@ drawing, blocks, Braille, private-use icons, ...) skip all this with one set loo
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
 from typing import NamedTuple
 
 from rich.cells import cell_len
@@ -37,7 +36,6 @@ from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
-from wcwidth import wcwidth
 
 from core.terminal import DEFAULT_COLOR, TRUECOLOR_FLAG, Attr, Row
 
@@ -58,15 +56,39 @@ _SINGLE_CELL_CANDIDATES = (
 )
 
 
-@cache
-def _single_cell_characters() -> frozenset[str]:
-    """The characters one cell wide for the daemon and for Rich (built once, ~20 ms)."""
-    return frozenset(
-        character
-        for start, end in _SINGLE_CELL_CANDIDATES
-        for character in map(chr, range(start, end + 1))
-        if wcwidth(character) == 1 and cell_len(character) == 1
-    )
+# Characters one cell wide for the daemon and for Rich, learnt as they are met: building
+# the whole table up front cost ~20 ms (far more on a loaded machine) before the first frame,
+# for characters most screens never show. Printable ASCII is known from the start; only
+# characters of the candidate ranges are remembered, so both sets stay small.
+_SINGLE: set[str] = {chr(code) for code in range(0x20, 0x7F)}
+_NOT_SINGLE: set[str] = set()
+
+
+def wcwidth(character: str) -> int:
+    """The daemon's width of a character (wcwidth's table, imported on first use: a screen of
+    printable ASCII, such as a shell's first frame, never needs it)."""
+    from wcwidth import wcwidth as measure
+
+    return int(measure(character))
+
+
+def _measures_one_cell(character: str) -> bool:
+    code = ord(character)
+    if not any(start <= code <= end for start, end in _SINGLE_CELL_CANDIDATES):
+        return False
+    one = wcwidth(character) == 1 and cell_len(character) == 1
+    (_SINGLE if one else _NOT_SINGLE).add(character)
+    return one
+
+
+def is_single_cell_text(text: str) -> bool:
+    """Whether every character of `text` is one cell for the daemon and for Rich."""
+    if _SINGLE.issuperset(text):
+        return True
+    for character in set(text).difference(_SINGLE):
+        if character in _NOT_SINGLE or not _measures_one_cell(character):
+            return False
+    return True
 
 
 class Fitted(NamedTuple):
@@ -80,10 +102,9 @@ class Fitted(NamedTuple):
 
 def _split_groups(text: str) -> list[tuple[str, int]]:
     """The daemon's cell groups of `text`: (characters, cells) each."""
-    single = _single_cell_characters()
     groups: list[tuple[str, int]] = []
     for character in text:
-        if character in single:
+        if is_single_cell_text(character):
             groups.append((character, 1))
             continue
         width = wcwidth(character)
@@ -115,9 +136,9 @@ def _fit_group(group: str, cells: int) -> str:
 
 def fit_text(text: str) -> Fitted:
     """Make a run's text measure, for Rich, the cells the daemon counted for it."""
-    single = _single_cell_characters()
     groups = _split_groups(text)
-    drawn = tuple(group if group in single else _fit_group(group, cells) for group, cells in groups)
+    drawn = tuple(group if len(group) == 1 and is_single_cell_text(group)
+                  else _fit_group(group, cells) for group, cells in groups)
     widths = tuple(cells for _, cells in groups)
     return Fitted("".join(drawn), drawn, widths, sum(widths))
 
@@ -165,7 +186,7 @@ class RowRenderer:
     def __init__(self) -> None:
         self._styles: dict[tuple[int, int, int], Style] = {}
         self._fitted: dict[str, Fitted] = {}
-        self._is_single_cell = _single_cell_characters().issuperset
+        self._is_single_cell = is_single_cell_text
 
     def style(self, fg: int, bg: int, attrs: int) -> Style:
         """The cached Rich style for a cell's colours and attributes."""
