@@ -151,9 +151,9 @@ class AgentAdmin:
                         replace(leaf, agent=None, agent_was_running=False, conversation_id=None),
                     )
             runtime.set_tree(layout.id, tree)
-        self.agents.service.save_layouts(runtime)
+        self.agents.service.persistence.save_layouts(runtime)
         for layout in runtime.terminal_layouts():
-            self.agents.service.resync_page(runtime, layout.id)
+            self.agents.service.programs.resync_page(runtime, layout.id)
 
     def persona_path(self, runtime: ProjectRuntime, name: str) -> str:
         agent = self.agents.agent(runtime, name)

@@ -28,19 +28,20 @@ BACKGROUND_FILE = "background.json"
 
 
 class AgentRecords:
-    """Reads and writes the agent records of open projects."""
+    """Reads and writes the agent records of open projects (a collaborator of the agent
+    runtime, `idea_daemon.agents.AgentRuntime.records`)."""
 
     def __init__(self, service: WorkspaceService) -> None:
         self.service = service
 
-    def _agent_leaf(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
+    def agent_leaf(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
         for layout in runtime.layouts.layouts:
             for leaf in iter_leaves(layout.tree.root):
                 if leaf.agent == agent_id:
                     return leaf.id
         return None
 
-    def _was_running(self, runtime: ProjectRuntime, agent_id: str,
+    def was_running(self, runtime: ProjectRuntime, agent_id: str,
                      background: dict[str, dict[str, Any]]) -> bool:
         if agent_id in background:
             return True
@@ -55,11 +56,11 @@ class AgentRecords:
             for leaf in iter_leaves(layout.tree.root):
                 if leaf.agent == agent_id and leaf.conversation_id:
                     return leaf.conversation_id
-        entry = self._load_background(runtime).get(agent_id)
+        entry = self.load_background(runtime).get(agent_id)
         conversation = entry.get("conversationId") if entry else None
         return conversation if isinstance(conversation, str) else None
 
-    def _record_conversation(self, runtime: ProjectRuntime, agent_id: str,
+    def record_conversation(self, runtime: ProjectRuntime, agent_id: str,
                              conversation_id: str) -> None:
         changed = False
         for layout in runtime.layouts.layouts:
@@ -71,17 +72,17 @@ class AgentRecords:
                     changed = True
             runtime.set_tree(layout.id, tree)
         if changed:
-            self.service.save_layouts(runtime)
-        entries = self._load_background(runtime)
+            self.service.persistence.save_layouts(runtime)
+        entries = self.load_background(runtime)
         if agent_id in entries:
             entries[agent_id]["conversationId"] = conversation_id
-            self._write_background(runtime, entries)
+            self.write_background(runtime, entries)
 
-    def _mark_stopped(self, runtime: ProjectRuntime, agent_id: str) -> None:
-        self._set_running_flag(runtime, agent_id, False)
-        self._forget_background(runtime, agent_id)
+    def mark_stopped(self, runtime: ProjectRuntime, agent_id: str) -> None:
+        self.set_running_flag(runtime, agent_id, False)
+        self.forget_background(runtime, agent_id)
 
-    def _set_running_flag(self, runtime: ProjectRuntime, agent_id: str, running: bool) -> None:
+    def set_running_flag(self, runtime: ProjectRuntime, agent_id: str, running: bool) -> None:
         changed = False
         for layout in runtime.layouts.layouts:
             tree = layout.tree
@@ -92,24 +93,24 @@ class AgentRecords:
                     changed = True
             runtime.set_tree(layout.id, tree)
         if changed:
-            self.service.save_layouts(runtime)
+            self.service.persistence.save_layouts(runtime)
 
-    def _forget_conversation(self, runtime: ProjectRuntime, agent_id: str) -> None:
+    def forget_conversation(self, runtime: ProjectRuntime, agent_id: str) -> None:
         for layout in runtime.layouts.layouts:
             tree = layout.tree
             for leaf in iter_leaves(tree.root):
                 if leaf.agent == agent_id and leaf.conversation_id:
                     tree = ops.replace_leaf(tree, leaf.id, replace(leaf, conversation_id=None))
             runtime.set_tree(layout.id, tree)
-        self.service.save_layouts(runtime)
+        self.service.persistence.save_layouts(runtime)
 
-    def _background_path(self, runtime: ProjectRuntime) -> Path:
+    def background_path(self, runtime: ProjectRuntime) -> Path:
         return Path(runtime.root) / RUN_DIR / BACKGROUND_FILE
 
-    def _load_background(self, runtime: ProjectRuntime) -> dict[str, dict[str, Any]]:
+    def load_background(self, runtime: ProjectRuntime) -> dict[str, dict[str, Any]]:
         """The background agents recorded as running. The file is idea's own runtime state:
         one it cannot read is set aside (and reported) so that recording starts afresh."""
-        path = self._background_path(runtime)
+        path = self.background_path(runtime)
         try:
             return decode_background(read_json(path), str(path))
         except FileNotFoundError:
@@ -117,22 +118,22 @@ class AgentRecords:
         except StoreError as exc:
             message, _ = recover(exc, path, "no background agent is offered for resuming")
             runtime.problems.append(message)
-            self.service.notify_problem(runtime, message)
+            self.service.persistence.notify_problem(runtime, message)
             return {}
 
-    def _record_background(self, runtime: ProjectRuntime, agent: Agent,
+    def record_background(self, runtime: ProjectRuntime, agent: Agent,
                            conversation_id: str | None, running: bool) -> None:
-        entries = self._load_background(runtime)
+        entries = self.load_background(runtime)
         entries[agent.id] = {"conversationId": conversation_id, "running": running}
-        self._write_background(runtime, entries)
+        self.write_background(runtime, entries)
 
-    def _forget_background(self, runtime: ProjectRuntime, agent_id: str) -> None:
-        entries = self._load_background(runtime)
+    def forget_background(self, runtime: ProjectRuntime, agent_id: str) -> None:
+        entries = self.load_background(runtime)
         if entries.pop(agent_id, None) is not None:
-            self._write_background(runtime, entries)
+            self.write_background(runtime, entries)
 
-    def _write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
-        path = self._background_path(runtime)
+    def write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
+        path = self.background_path(runtime)
         ensure_directory(path.parent)
         replace_json(path, {"version": 1, "agents": entries},
                      lambda data: decode_background(data, str(path)))

@@ -21,11 +21,20 @@ class CellFinder(Protocol):
     def find_cell(self, cell_id: str) -> CellRef: ...
 
 
+class Workspace(Protocol):
+    @property
+    def lookups(self) -> CellFinder: ...
+
+
+class ConversationRecords(Protocol):
+    def recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None: ...
+
+
 class ResumeHost(Protocol):
     """What resuming needs of the agent runtime (`idea_daemon.agents.AgentRuntime`)."""
 
     @property
-    def service(self) -> CellFinder: ...
+    def service(self) -> Workspace: ...
 
     def live(self, runtime: ProjectRuntime) -> Mapping[str, object]: ...
 
@@ -33,7 +42,8 @@ class ResumeHost(Protocol):
 
     def profile(self, profile_id: str) -> AgentProfile: ...
 
-    def recorded_conversation(self, runtime: ProjectRuntime, agent_id: str) -> str | None: ...
+    @property
+    def records(self) -> ConversationRecords: ...
 
     def resumable(self, runtime: ProjectRuntime) -> list[dict[str, Any]]: ...
 
@@ -60,7 +70,7 @@ def resumable(agents: ResumeHost, runtime: ProjectRuntime) -> list[dict[str, Any
                 "agentId": status.agent.id,
                 "cell": status.cell,
                 "background": status.cell is None,
-                "conversationId": agents.recorded_conversation(runtime, status.agent.id),
+                "conversationId": agents.records.recorded_conversation(runtime, status.agent.id),
                 "resumeSupported": supported,
             }
         )
@@ -77,7 +87,7 @@ def resume(
         if not wanted:
             continue
         if entry["cell"] is not None:
-            cell = agents.service.find_cell(entry["cell"])
+            cell = agents.service.lookups.find_cell(entry["cell"])
             done.append(
                 agents.launch(
                     runtime, entry["agentId"], where="cell", cell=cell, resume=True, force=True

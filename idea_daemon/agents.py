@@ -56,7 +56,7 @@ log = logging.getLogger(__name__)
 CONTEXT_FILE = "context.md"
 
 
-class AgentRuntime(AgentRecords):
+class AgentRuntime:
     """The agent operations of one daemon. Created by the composition root."""
 
     def __init__(
@@ -66,7 +66,8 @@ class AgentRuntime(AgentRecords):
         persona_store: PersonaStore,
         profile_store: ProfileStore,
     ) -> None:
-        super().__init__(service)
+        self.service = service
+        self.records = AgentRecords(service)
         self.agent_store = agent_store
         self.persona_store = persona_store
         self.profile_store = profile_store
@@ -75,8 +76,8 @@ class AgentRuntime(AgentRecords):
         # by the composition root when git is available; idea_daemon/agent_worktrees.py).
         self.worktree_of: Callable[[ProjectRuntime, str], tuple[str, str] | None] | None = None
         self.profiles_problem: str | None = None
-        service.exit_handlers.append(self._on_agent_exit)
-        service.agent_cell_message = self._cell_message
+        service.hooks.exit_handlers.append(self._on_agent_exit)
+        service.hooks.agent_cell_message = self._cell_message
 
     # ─── lookups ─────────────────────────────────────────────────────────────────────
 
@@ -159,7 +160,7 @@ class AgentRuntime(AgentRecords):
     def status(self, runtime: ProjectRuntime) -> list[AgentStatus]:
         manifest = self.manifest(runtime)
         cells = self._agent_cells(runtime)
-        background = self._load_background(runtime)
+        background = self.records.load_background(runtime)
         statuses = []
         for agent in manifest.agents:
             session = self._latest_session(runtime, agent.id)
@@ -178,12 +179,13 @@ class AgentRuntime(AgentRecords):
                 statuses.append(AgentStatus(agent, "failed", cell, error=session.error))
             elif session is not None:
                 statuses.append(AgentStatus(agent, "exited", cell, exit_code=session.exit_code))
-            elif self._was_running(runtime, agent.id, background):
+            elif self.records.was_running(runtime, agent.id, background):
                 statuses.append(
-                    AgentStatus(agent, "resumable", self._agent_leaf(runtime, agent.id))
+                    AgentStatus(agent, "resumable", self.records.agent_leaf(runtime, agent.id))
                 )
             else:
-                statuses.append(AgentStatus(agent, "stopped", self._agent_leaf(runtime, agent.id)))
+                leaf = self.records.agent_leaf(runtime, agent.id)
+                statuses.append(AgentStatus(agent, "stopped", leaf))
         return statuses
 
     def _latest_session(self, runtime: ProjectRuntime, agent_id: str) -> TerminalSession | None:
@@ -250,18 +252,18 @@ class AgentRuntime(AgentRecords):
         conversation_id, mode = self._conversation(runtime, agent, profile, resume)
         if where == "split":
             assert cell is not None
-            new_ids = self.service.split(cell, direction, agent=agent.id)
-            cell = self.service.find_cell(new_ids[-1])
+            new_ids = self.service.cells.split(cell, direction, agent=agent.id)
+            cell = self.service.lookups.find_cell(new_ids[-1])
         elif where == "cell":
             assert cell is not None
             self._free_cell(cell, force)
-            cell = self.service.find_cell(cell.leaf.id)
+            cell = self.service.lookups.find_cell(cell.leaf.id)
         session = self._spawn(runtime, agent, profile, persona, conversation_id, mode, cell)
         if cell is not None:
             self._bind(runtime, cell, session, conversation_id)
         else:
-            self._record_background(runtime, agent, conversation_id, running=True)
-        self.service.notify_scene()
+            self.records.record_background(runtime, agent, conversation_id, running=True)
+        self.service.programs.notify_scene()
         return self._status_of(runtime, agent.id)
 
     def _conversation(
@@ -270,7 +272,7 @@ class AgentRuntime(AgentRecords):
         templates = profile.session
         if templates is None:
             return None, SessionMode.NONE
-        recorded = self.recorded_conversation(runtime, agent.id)
+        recorded = self.records.recorded_conversation(runtime, agent.id)
         if resume and recorded and templates.resume_supported:
             return recorded, SessionMode.RESUME
         if templates.id_known_at_launch:
@@ -297,12 +299,12 @@ class AgentRuntime(AgentRecords):
             persona,
             conversation_id,
             mode,
-            base_env=self.service.cell_env(cell_id),
+            base_env=self.service.programs.cell_env(cell_id),
             with_mcp=self.mcp_available,
             work_root=work_root,
         )
         cols, rows = self._size_for(runtime, cell)
-        session = self.service.spawn_program(
+        session = self.service.programs.spawn_program(
             launch.spec, cols, rows, agent_id=agent.id, agent_name=agent.name
         )
         session.project_root = runtime.root
@@ -352,29 +354,29 @@ class AgentRuntime(AgentRecords):
                             agent.name, conversation_id[:80])
                 return
             session.conversation_id = conversation_id
-            self._record_conversation(runtime, agent.id, conversation_id)
+            self.records.record_conversation(runtime, agent.id, conversation_id)
             log.info("agent %s: conversation %s discovered", agent.name, conversation_id)
 
         watch_for_session(rule, env, time.time() - 1.0, claimed, lambda: session.running, found)
 
     def _size_for(self, runtime: ProjectRuntime, cell: CellRef | None) -> tuple[int, int]:
         if cell is None:
-            width, height = self.service.size_of(None)
+            width, height = self.service.lookups.size_of(None)
             return width, max(1, height - 1)
-        geometry = self.service.page_geometry(runtime, cell.layout_id)
+        geometry = self.service.lookups.page_geometry(runtime, cell.layout_id)
         rect = geometry.cells.get(cell.leaf.id)
         if rect is None:
             return 80, 24
         return rect.content.width, rect.content.height
 
     def _free_cell(self, cell: CellRef, force: bool) -> None:
-        session = self.service.session_of(cell)
+        session = self.service.lookups.session_of(cell)
         if session is not None and session.running:
             busy = session.busy_command()
             if busy and not force:
                 raise ConfirmationNeeded(f"the cell runs {busy}: replace it with the agent?")
         if session is not None:
-            self.service.end_session(session)
+            self.service.programs.end_session(session)
         runtime = cell.runtime
         leaf = replace(
             cell.leaf, session=None, agent=None, agent_was_running=False, conversation_id=None
@@ -388,7 +390,7 @@ class AgentRuntime(AgentRecords):
         session: TerminalSession,
         conversation_id: str | None,
     ) -> None:
-        current = self.service.find_cell(cell.leaf.id)
+        current = self.service.lookups.find_cell(cell.leaf.id)
         leaf = replace(
             current.leaf,
             session=session.id,
@@ -397,30 +399,31 @@ class AgentRuntime(AgentRecords):
             conversation_id=conversation_id,
         )
         runtime.set_tree(cell.layout_id, ops.replace_leaf(current.tree, cell.leaf.id, leaf))
-        self.service.adopt_session(runtime, cell.layout_id, session.id)
-        self.service.save_layouts(runtime)
+        self.service.programs.adopt_session(runtime, cell.layout_id, session.id)
+        self.service.persistence.save_layouts(runtime)
 
     def _vacate(self, runtime: ProjectRuntime, cell_id: str) -> None:
         """A cell an agent moved away from: an ordinary cell again (a shell starts)."""
-        ref = self.service.find_cell(cell_id)
+        ref = self.service.lookups.find_cell(cell_id)
         if ref.leaf.session is not None:
             # The session moves on with its agent: not an orphan of this page.
-            self.service.release_session(runtime, ref.layout_id, ref.leaf.session)
+            self.service.programs.release_session(runtime, ref.layout_id, ref.leaf.session)
         leaf = replace(
             ref.leaf, session=None, agent=None, agent_was_running=False, conversation_id=None
         )
         runtime.set_tree(ref.layout_id, ops.replace_leaf(ref.tree, cell_id, leaf))
-        self.service.resync_page(runtime, ref.layout_id)
+        self.service.programs.resync_page(runtime, ref.layout_id)
 
     def _show_in_cell(
         self, runtime: ProjectRuntime, cell: CellRef, session: TerminalSession, force: bool
     ) -> None:
         """Bring a background agent into a cell without respawning it (AGT-4)."""
         self._free_cell(cell, force)
-        self._bind(runtime, self.service.find_cell(cell.leaf.id), session, session.conversation_id)
-        self._forget_background(runtime, session.agent_id or "")
-        self.service.resize_all(runtime)
-        self.service.notify_scene()
+        current = self.service.lookups.find_cell(cell.leaf.id)
+        self._bind(runtime, current, session, session.conversation_id)
+        self.records.forget_background(runtime, session.agent_id or "")
+        self.service.programs.resize_project(runtime)
+        self.service.programs.notify_scene()
 
     def _describe_location(self, runtime: ProjectRuntime, location: Location) -> str:
         if isinstance(location, InCell):
@@ -441,25 +444,25 @@ class AgentRuntime(AgentRecords):
         session = self.session_of_agent(runtime, agent.id)
         if session is None:
             raise CommandError(f"agent {agent.name} is not running", "not_running")
-        self._mark_stopped(runtime, agent.id)
-        self.service.end_session(session)
+        self.records.mark_stopped(runtime, agent.id)
+        self.service.programs.end_session(session)
         # Its cell (if any) now waits for the agent: show that instead of a dead screen.
         for layout in runtime.terminal_layouts():
-            self.service.resync_page(runtime, layout.id)
-        self.service.notify_scene()
+            self.service.programs.resync_page(runtime, layout.id)
+        self.service.programs.notify_scene()
         return self._status_of(runtime, agent.id)
 
     def restart(self, runtime: ProjectRuntime, name: str, *, resume: bool = True) -> AgentStatus:
         """Stop the agent if it runs, then launch it again where it was."""
         agent = self.agent(runtime, name)
         session = self.session_of_agent(runtime, agent.id)
-        leaf_id = self._agent_leaf(runtime, agent.id)
+        leaf_id = self.records.agent_leaf(runtime, agent.id)
         in_background = session is not None and leaf_id is None
         if session is not None:
-            self._mark_stopped(runtime, agent.id)
-            self.service.end_session(session)
+            self.records.mark_stopped(runtime, agent.id)
+            self.service.programs.end_session(session)
         if leaf_id is not None and not in_background:
-            cell = self.service.find_cell(leaf_id)
+            cell = self.service.lookups.find_cell(leaf_id)
             return self.launch(
                 runtime, agent.id, where="cell", cell=cell, resume=resume, force=True
             )
@@ -480,7 +483,7 @@ class AgentRuntime(AgentRecords):
         from core.agents.agent import change_profile
 
         self.save_manifest(runtime, change_profile(self.manifest(runtime), agent.id, profile.id))
-        self._forget_conversation(runtime, agent.id)
+        self.records.forget_conversation(runtime, agent.id)
         if session is not None:
             return self.restart(runtime, agent.id, resume=False)
         return self._status_of(runtime, agent.id)
@@ -491,7 +494,7 @@ class AgentRuntime(AgentRecords):
         if runtime is None or session.agent_id is None:
             return
         if self.session_of_agent(runtime, session.agent_id) is None:
-            self._mark_stopped(runtime, session.agent_id)
+            self.records.mark_stopped(runtime, session.agent_id)
 
     def _cell_message(self, runtime: ProjectRuntime, leaf: Any) -> tuple[str, str]:
         """Title and text of a cell reserved for an agent while the agent does not run."""

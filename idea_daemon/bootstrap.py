@@ -79,7 +79,7 @@ def _wire_git(server: DaemonServer) -> None:
 
     server.git = git = GitService(open_git(os.environ), watch_directory, tell)
     if server.service is not None:
-        server.service.agent_activity_handlers.append(git.touch_path)
+        server.service.hooks.agent_activity_handlers.append(git.touch_path)
     server.handlers.update(commands_git.COMMANDS)
     # Agents in their own worktrees (D28): launches and resumes run them there.
     from idea_daemon import commands_worktrees
@@ -177,7 +177,7 @@ def assemble(
         ports,
         socket_path=socket_path,
         base_env=base_env,
-        listener=server,
+        listener=server.frames,
         extra_env_names=extra_env_names,
     )
     server.service = service
@@ -207,9 +207,9 @@ def assemble(
                        "`idea agent resume`, or Enter in their cells")
             runtime.notices.append(message)
             if server.clients:  # else the notice is shown when a client attaches
-                window = service.window_of_project(runtime)
-                server.notify(window.id if window else None, message)
+                window = service.lookups.window_of_project(runtime)
+                server.frames.notify(window.id if window else None, message)
 
-    service.open_handlers.append(on_project_open)
+    service.hooks.open_handlers.append(on_project_open)
     server.handlers = command_table()
     return server

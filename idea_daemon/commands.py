@@ -42,11 +42,11 @@ def caller_window(server: DaemonServer, client: ClientConnection) -> str | None:
         return client.window_id
     if client.cell is not None:
         try:
-            ref = service.find_cell(client.cell)
+            ref = service.lookups.find_cell(client.cell)
         except CommandError:
             ref = None
         if ref is not None:
-            window = service.window_of_project(ref.runtime)
+            window = service.lookups.window_of_project(ref.runtime)
             if window is not None:
                 return window.id
     attached = [c for c in server.clients.values() if c.attached]
@@ -61,7 +61,7 @@ def _target(
     value = params.get(key)
     if value is not None and not isinstance(value, str):
         raise CommandError(f"{key} must be a string")
-    return _svc(server).resolve(value, caller_window(server, client), client.cell)
+    return _svc(server).lookups.resolve(value, caller_window(server, client), client.cell)
 
 
 def _direction(value: Any) -> tuple[Direction, bool]:
@@ -82,7 +82,7 @@ def describe_cell(service: WorkspaceService, ref: CellRef) -> dict[str, Any]:
     index = next(
         i for i, leaf in enumerate(iter_leaves(layout.tree.root)) if leaf.id == ref.leaf.id
     )
-    session = service.session_of(ref)
+    session = service.lookups.session_of(ref)
     info: dict[str, Any] = {
         "id": ref.leaf.id,
         "target": f"{ref.runtime.name}:{layout.name}.{index}",
@@ -114,7 +114,7 @@ def split(server: DaemonServer, client: ClientConnection, params: dict[str, Any]
     ref = _target(server, client, params)
     direction, before = _direction(params.get("direction", "right"))
     count = _int(params, "count", 1, 1, 32)
-    new_ids = _svc(server).split(ref, direction, count, before)
+    new_ids = _svc(server).cells.split(ref, direction, count, before)
     return {"cells": new_ids}
 
 
@@ -122,7 +122,7 @@ def grid(server: DaemonServer, client: ClientConnection, params: dict[str, Any])
     ref = _target(server, client, params)
     rows = _int(params, "rows", 2, 1, 8)
     cols = _int(params, "cols", 2, 1, 8)
-    return {"cells": _svc(server).make_grid(ref, rows, cols)}
+    return {"cells": _svc(server).cells.make_grid(ref, rows, cols)}
 
 
 def select(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
@@ -132,20 +132,20 @@ def select(server: DaemonServer, client: ClientConnection, params: dict[str, Any
     if how is not None:
         if how not in ("left", "right", "up", "down", "next", "prev", "last"):
             raise CommandError(f"cannot select in direction {how!r}")
-        ref = service.neighbour(ref, how)
-    service.select(ref)
+        ref = service.cells.neighbour(ref, how)
+    service.cells.select(ref)
     return describe_cell(service, ref)
 
 
 def close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
-    _svc(server).close_cell(ref, bool(params.get("force")))
+    _svc(server).cells.close_cell(ref, bool(params.get("force")))
     return {"closed": ref.leaf.id}
 
 
 def zoom(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
-    return {"zoomed": _svc(server).toggle_zoom(ref)}
+    return {"zoomed": _svc(server).cells.toggle_zoom(ref)}
 
 
 def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
@@ -154,15 +154,15 @@ def resize(server: DaemonServer, client: ClientConnection, params: dict[str, Any
     if side not in ("left", "right", "up", "down"):
         raise CommandError("side must be left, right, up or down")
     cells = _int(params, "cells", 1, -1000, 1000)
-    _svc(server).resize(ref, geo.Side(side), cells)
-    return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
+    _svc(server).cells.resize(ref, geo.Side(side), cells)
+    return describe_cell(_svc(server), _svc(server).lookups.find_cell(ref.leaf.id))
 
 
 def set_border(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
-    runtime = service.active_runtime(caller_window(server, client))
+    runtime = service.lookups.active_runtime(caller_window(server, client))
     drag = _drag(params)
-    service.set_border(
+    service.cells.set_border(
         runtime,
         runtime.active.id,
         str(params["container"]),
@@ -193,7 +193,7 @@ def _other(
     how = params.get("direction")
     if how not in ("left", "right", "up", "down", "next", "prev"):
         raise CommandError("name the other cell (-s TARGET) or a direction")
-    other = _svc(server).neighbour(ref, how)
+    other = _svc(server).cells.neighbour(ref, how)
     if other.leaf.id == ref.leaf.id:
         raise CommandError(f"there is no cell {how} of this one")
     return other
@@ -202,14 +202,14 @@ def _other(
 def merge(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     other = _other(server, client, params, ref)
-    _svc(server).merge(ref, other, bool(params.get("force")))
+    _svc(server).cells.merge(ref, other, bool(params.get("force")))
     return {"kept": ref.leaf.id, "removed": other.leaf.id}
 
 
 def swap(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
     other = _other(server, client, params, ref)
-    _svc(server).swap(ref, other)
+    _svc(server).cells.swap(ref, other)
     return {"swapped": [ref.leaf.id, other.leaf.id]}
 
 
@@ -217,19 +217,20 @@ def move(server: DaemonServer, client: ClientConnection, params: dict[str, Any])
     ref = _target(server, client, params)
     dst = _target(server, client, params, "dst")
     direction, before = _direction(params.get("direction", "right"))
-    _svc(server).move(ref, dst, direction, before)
+    _svc(server).cells.move(ref, dst, direction, before)
     return {"moved": ref.leaf.id}
 
 
 def equalize(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
-    _svc(server).equalize(ref.runtime, ref.layout_id)
+    _svc(server).cells.equalize(ref.runtime, ref.layout_id)
     return None
 
 
 def undo(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     ref = _target(server, client, params)
-    return {"changed": _svc(server).undo(ref.runtime, ref.layout_id, bool(params.get("redo")))}
+    redo = bool(params.get("redo"))
+    return {"changed": _svc(server).cells.undo(ref.runtime, ref.layout_id, redo)}
 
 
 def restart(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
@@ -238,27 +239,28 @@ def restart(server: DaemonServer, client: ClientConnection, params: dict[str, An
         try:
             # An agent's cell restarts its agent (resuming its conversation when it can).
             server.agents.restart(ref.runtime, ref.leaf.agent, resume=True)
-            return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
+            return describe_cell(_svc(server), _svc(server).lookups.find_cell(ref.leaf.id))
         except AgentNotFound:
             # The agent was deleted: the cell becomes a plain shell again.
-            _svc(server).forget_agent(ref)
-            ref = _svc(server).find_cell(ref.leaf.id)
-    _svc(server).restart(ref, bool(params.get("force")))
-    return describe_cell(_svc(server), _svc(server).find_cell(ref.leaf.id))
+            _svc(server).cells.forget_agent(ref)
+            ref = _svc(server).lookups.find_cell(ref.leaf.id)
+    _svc(server).cells.restart(ref, bool(params.get("force")))
+    return describe_cell(_svc(server), _svc(server).lookups.find_cell(ref.leaf.id))
 
 
 def list_cells(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     if params.get("all"):
-        refs = list(service.iter_cells())
+        refs = list(service.lookups.iter_cells())
     else:
         runtime = (
-            service.runtime_of(params["project"])
+            service.lookups.runtime_of(params["project"])
             if params.get("project")
-            else service.active_runtime(caller_window(server, client))
+            else service.lookups.active_runtime(caller_window(server, client))
         )
         layout = (
-            service.find_page(runtime, params["page"]) if params.get("page") else runtime.active
+            service.lookups.find_page(runtime, params["page"]) if params.get("page")
+            else runtime.active
         )
         refs = [CellRef(runtime, layout.id, leaf) for leaf in iter_leaves(layout.tree.root)]
     return [describe_cell(service, ref) for ref in refs]

@@ -58,7 +58,7 @@ def describe_status(status: AgentStatus, server: DaemonServer) -> dict[str, Any]
     if status.cell is not None:
         info["cell"] = status.cell
         try:
-            ref = _svc(server).find_cell(status.cell)
+            ref = _svc(server).lookups.find_cell(status.cell)
             from idea_daemon.commands import describe_cell
 
             info["target"] = describe_cell(_svc(server), ref)["target"]
@@ -131,8 +131,9 @@ async def agent_launch(
         if params.get("background") or not params.get("target"):
             runtime = _project(server, client, params)
         else:
-            runtime = _svc(server).resolve(params.get("target"), caller_window(server, client),
-                                           client.cell).runtime
+            window = caller_window(server, client)
+            runtime = _svc(server).lookups.resolve(params.get("target"), window,
+                                                   client.cell).runtime
         agent = _agents(server).agent(runtime, _name(params))
         wanted = worktree if worktree is not None else agent.extra.get("worktree") is True
         if wanted:
@@ -152,13 +153,13 @@ def _launch(server: DaemonServer, client: ClientConnection, params: dict[str, An
         status = agents.launch(runtime, name, where="background", resume=bool(params.get("resume")))
         return _launched(status, server)
     where = "cell" if params.get("target") and not params.get("split") else "split"
-    ref = service.resolve(params.get("target"), caller_window(server, client), client.cell)
+    ref = service.lookups.resolve(params.get("target"), caller_window(server, client), client.cell)
     direction = Direction.COLUMN if params.get("direction") == "down" else Direction.ROW
     status = agents.launch(ref.runtime, name, where=where, cell=ref, direction=direction,
                            resume=bool(params.get("resume")), force=bool(params.get("force")),
                            move=bool(params.get("move")))
     if status.cell is not None and where == "split":
-        service.select(service.find_cell(status.cell))
+        service.cells.select(service.lookups.find_cell(status.cell))
     return _launched(status, server)
 
 
@@ -277,10 +278,10 @@ def _refresh_drift(server: DaemonServer) -> None:
     for runtime in service.projects.values():
         messages = _admin(server).drift_messages(runtime)
         runtime.notices = messages
-        window = service.window_of_project(runtime)
+        window = service.lookups.window_of_project(runtime)
         for message in messages:
-            server.notify(window.id if window else None, message)
-    service.notify_scene()
+            server.frames.notify(window.id if window else None, message)
+    service.programs.notify_scene()
 
 
 # ─── profiles ──────────────────────────────────────────────────────────────────────────

@@ -250,7 +250,7 @@ def _progress(
         if now - last[0] < 0.25 and progress.percent not in (100, None):
             return
         last[0] = now
-        server.notify(window, f"git {operation}: {progress.text}")
+        server.frames.notify(window, f"git {operation}: {progress.text}")
 
     return show
 

@@ -33,7 +33,7 @@ def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any
     from adapters.ipc.messages import Detached
 
     # What the user arranged is on disk before the client that detaches says so.
-    _svc(server).flush_saves()
+    _svc(server).persistence.flush_saves()
     window = params.get("window")
     count = 0
     for other in list(server.clients.values()):
@@ -41,7 +41,7 @@ def detach(server: DaemonServer, client: ClientConnection, params: dict[str, Any
             continue
         if window is None and other is not client and client.attached:
             continue
-        if window is not None and other.window_id != _svc(server).window_by_name(window).id:
+        if window is not None and other.window_id != _svc(server).lookups.window_by_name(window).id:
             continue
         other.send(Detached(reason="detached"))
         count += 1
@@ -70,12 +70,12 @@ def attach_window(server: DaemonServer, client: ClientConnection, params: dict[s
     """Show another window in the calling client (the tree's "go there")."""
     if not client.attached:
         raise CommandError("only an attached client shows a window")
-    window = _svc(server).window_by_name(str(params["window"]))
+    window = _svc(server).lookups.window_by_name(str(params["window"]))
     if window.id != client.window_id:
         client.window_id = window.id
         client.forget_frames()
         server.claim_size(client)
-        server.scene_changed(window.id)
+        server.frames.scene_changed(window.id)
     return {"window": window.name}
 
 

@@ -22,7 +22,7 @@ def _running_session(
 ) -> TerminalSession:
     """The session of the target cell, which must have a running program."""
     ref = _target(server, client, params)
-    session = _svc(server).session_of(ref)
+    session = _svc(server).lookups.session_of(ref)
     if session is None or not session.running:
         raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
     return session
@@ -55,7 +55,7 @@ def paste(server: DaemonServer, client: ClientConnection, params: dict[str, Any]
 async def capture(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     ref = _target(server, client, params)
-    session = service.session_of(ref)
+    session = service.lookups.session_of(ref)
     if session is None:
         raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
     wait = params.get("wait")
@@ -104,7 +104,7 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
 def history(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     ref = _target(server, client, params)
-    session = service.session_of(ref)
+    session = service.lookups.session_of(ref)
     if session is None:
         return {"size": 0, "rows": []}
     size = session.emulator.history_size()
@@ -120,7 +120,7 @@ def history(server: DaemonServer, client: ClientConnection, params: dict[str, An
 def monitor(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Watch a cell for activity (output after quiet) or silence (quiet after output)."""
     ref = _target(server, client, params)
-    session = _svc(server).session_of(ref)
+    session = _svc(server).lookups.session_of(ref)
     if session is None:
         raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
     if "activity" in params:

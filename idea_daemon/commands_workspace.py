@@ -28,17 +28,17 @@ def _project(
     service = _svc(server)
     name = params.get("project")
     if name:
-        return service.runtime_of(str(name))
+        return service.lookups.runtime_of(str(name))
     if client.cell is not None and client.window_id is None:
         try:
-            return service.find_cell(client.cell).runtime
+            return service.lookups.find_cell(client.cell).runtime
         except CommandError:
             pass
-    return service.active_runtime(caller_window(server, client))
+    return service.lookups.active_runtime(caller_window(server, client))
 
 
 def describe_project(service: WorkspaceService, runtime: ProjectRuntime) -> dict[str, Any]:
-    window = service.window_of_project(runtime)
+    window = service.lookups.window_of_project(runtime)
     return {
         "id": runtime.project.id,
         "name": runtime.name,
@@ -57,14 +57,14 @@ def describe_project(service: WorkspaceService, runtime: ProjectRuntime) -> dict
 def project_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     window = _window_param(server, client, params)
-    runtime = service.new_project(_path(params), params.get("name"), window)
+    runtime = service.project_ops.new_project(_path(params), params.get("name"), window)
     return describe_project(service, runtime)
 
 
 def project_open(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     window = _window_param(server, client, params)
-    runtime = service.open_project(_path(params), window)
+    runtime = service.project_ops.open_project(_path(params), window)
     return describe_project(service, runtime)
 
 
@@ -91,20 +91,20 @@ def _window_param(
 ) -> str | None:
     name = params.get("window")
     if name:
-        return _svc(server).window_by_name(str(name)).id
+        return _svc(server).lookups.window_by_name(str(name)).id
     return caller_window(server, client)
 
 
 def project_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = _project(server, client, params)
-    service.close_project(runtime.root, bool(params.get("force")))
+    service.project_ops.close_project(runtime.root, bool(params.get("force")))
     return {"closed": runtime.root}
 
 
 def project_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
-    runtime = service.switch_project(
+    runtime = service.project_ops.switch_project(
         caller_window(server, client), str(params.get("which", "next"))
     )
     return describe_project(service, runtime)
@@ -133,7 +133,7 @@ def project_list(server: DaemonServer, client: ClientConnection, params: dict[st
 def project_move(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     service = _svc(server)
     runtime = _project(server, client, params)
-    window = service.move_project(runtime.root, str(params["window"]))
+    window = service.project_ops.move_project(runtime.root, str(params["window"]))
     return {"project": runtime.name, "window": window.name}
 
 
@@ -145,7 +145,7 @@ def window_new(server: DaemonServer, client: ClientConnection, params: dict[str,
     name = params.get("name")
     if not isinstance(name, str) or not name.strip():
         raise CommandError("a window needs a name")
-    window = service.new_window(name, params.get("project"))
+    window = service.project_ops.new_window(name, params.get("project"))
     return {"id": window.id, "name": window.name, "projects": list(window.tabs)}
 
 
@@ -157,7 +157,7 @@ def window_rename(server: DaemonServer, client: ClientConnection, params: dict[s
         current = next((w.name for w in service.workspace.windows if w.id == window_id), None)
     if not current:
         raise CommandError("no window to rename")
-    window = service.rename_window(str(current), str(params["name"]))
+    window = service.project_ops.rename_window(str(current), str(params["name"]))
     return {"id": window.id, "name": window.name}
 
 
@@ -169,7 +169,7 @@ def window_list(server: DaemonServer, client: ClientConnection, params: dict[str
             1 for c in server.clients.values() if c.attached and c.window_id == window.id
         )
         names = [service.projects[root].name for root in window.tabs if root in service.projects]
-        width, height = service.size_of(window.id)
+        width, height = service.lookups.size_of(window.id)
         listed.append(
             {
                 "id": window.id,
@@ -208,25 +208,26 @@ def layout_new(server: DaemonServer, client: ClientConnection, params: dict[str,
     kind = params.get("kind", "terminal")
     if kind not in ("terminal", "gitGraph"):
         raise CommandError("kind must be terminal or gitGraph")
-    layout = _svc(server).new_page(runtime, params.get("name"), LayoutKind(kind))
+    layout = _svc(server).project_ops.new_page(runtime, params.get("name"), LayoutKind(kind))
     return {"id": layout.id, "name": layout.name, "kind": layout.kind.value}
 
 
 def layout_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
-    layout = _svc(server).switch_page(runtime, str(params.get("page", "next")))
+    layout = _svc(server).project_ops.switch_page(runtime, str(params.get("page", "next")))
     return {"id": layout.id, "name": layout.name}
 
 
 def layout_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
-    layout = _svc(server).rename_page(runtime, params.get("page"), str(params["name"]))
+    layout = _svc(server).project_ops.rename_page(runtime, params.get("page"), str(params["name"]))
     return {"id": layout.id, "name": layout.name}
 
 
 def layout_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     runtime = _project(server, client, params)
-    layout = _svc(server).close_page(runtime, params.get("page"), bool(params.get("force")))
+    force = bool(params.get("force"))
+    layout = _svc(server).project_ops.close_page(runtime, params.get("page"), force)
     return {"closed": layout.name}
 
 

@@ -1,5 +1,7 @@
 """Sending screens to clients: scenes, notices and frames of dirty rows, paced per cell.
 
+`FrameSender` is a collaborator of the server (`idea_daemon.server`), given its clients.
+
 Output from PTYs is not sent as it arrives: sessions mark rows dirty and a flush, at most one
 per frame interval, sends each attached client the rows that changed since what that client
 last received (a fast-scrolling cell costs one frame per interval, not one message per
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from adapters.ipc.messages import CellFrame, CellTitle, Clipboard, Notice
@@ -33,27 +35,30 @@ SYNC_RETRY = 0.02
 LAG_RETRY = 0.05
 
 
-class FrameSender(ABC):
-    """The flushing half of the server (a base class of DaemonServer)."""
+class FrameSender:
+    """Sends each attached client what changed (the server's collaborator for output).
 
-    clients: dict[int, ClientConnection]
-    _loop: asyncio.AbstractEventLoop | None
+    It is also the workspace service's `Listener`: the service tells it which windows
+    changed, which sessions have output, and what to say on the status line.
+    """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        clients: dict[int, ClientConnection],
+        service: Callable[[], WorkspaceService],
+        claim_size: Callable[[ClientConnection], None],
+    ) -> None:
+        self.clients = clients
+        self._service = service
+        self._claim_size = claim_size
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """Set once the server serves; nothing is scheduled before."""
         self._dirty_sessions: set[str] = set()
         self._dirty_scenes: set[str | None] = set()
         self._dirty_titles: set[str] = set()
         self._notices: list[tuple[str | None, str, str]] = []
         self._flush_handle: asyncio.Handle | None = None
         self._last_flush = 0.0
-
-    @abstractmethod
-    def _service(self) -> WorkspaceService:
-        """The workspace service (the server's)."""
-
-    @abstractmethod
-    def claim_size(self, client: ClientConnection) -> None:
-        """Make this client's size the window's size."""
 
     # ─── Listener (called by the service) ────────────────────────────────────────────
 
@@ -74,6 +79,13 @@ class FrameSender(ABC):
         # echo); during a burst, at most one flush per frame interval.
         since = time.monotonic() - self._last_flush
         self._schedule(max(0.0, FRAME_INTERVAL - since))
+
+    def watched_windows(self) -> set[str]:
+        return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
+
+    def repaint(self, window_id: str | None) -> None:
+        """Send a window's scene (an attaching client's first)."""
+        self.scene_changed(window_id)
 
     def clipboard(self, text: str) -> None:
         """To the most recently active client: the terminal the user is at."""
@@ -96,7 +108,7 @@ class FrameSender(ABC):
         self._flush()
 
     def _schedule(self, delay: float) -> None:
-        loop = self._loop
+        loop = self.loop
         if loop is None:
             return
         if self._flush_handle is not None:
@@ -169,7 +181,7 @@ class FrameSender(ABC):
         for window_id, text, level in notices:
             if window_id is None or window_id == client.window_id:
                 client.send(Notice(text=text, level=level))
-        focused = service.focused_cell_id(client.window_id)
+        focused = service.lookups.focused_cell_id(client.window_id)
         for cell_id, session in visible_sessions(service, client.window_id):
             key = (cell_id, session.id)
             if session.id in titles and client.sent_titles.get(cell_id) != session.title:
@@ -199,9 +211,9 @@ class FrameSender(ABC):
         service = self._service()
         ids = {w.id for w in service.workspace.windows}
         if client.window_id not in ids:
-            client.window_id = service.default_window().id
+            client.window_id = service.project_ops.default_window().id
             client.forget_frames()
-            self.claim_size(client)
+            self._claim_size(client)
 
     def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession) -> None:
         key = (cell_id, session.id)

@@ -1,8 +1,8 @@
 """Finding things in the daemon's workspace: projects, windows, pages and cells by the
-names and target strings users give (core.targets).
+names and target strings users give (core.targets), and the geometry of pages.
 
-`WorkspaceLookups` is the read-only base of the workspace service; the state it reads is
-created by `WorkspaceState`.
+`Lookups` only reads the `WorkspaceModel`; the operations that change it are in
+`project_ops` (projects, windows, pages) and `cell_ops` (cells).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Protocol
 
 from core import workspace as ws
 from core.errors import IdeaError
+from core.layout import geometry as geo
 from core.layout import ops
 from core.layout.model import Layout, LayoutTree, Leaf, iter_leaves
 from core.project import normalize_root
@@ -20,6 +21,7 @@ from core.targets import TargetSpec, parse_target
 from idea_daemon.errors import CommandError
 from idea_daemon.runtime import PageState, ProjectRuntime
 from idea_daemon.session import TerminalSession
+from idea_daemon.workspace_model import WorkspaceModel
 
 DEFAULT_SIZE = (80, 23)
 DEFAULT_WINDOW = "main"
@@ -65,12 +67,11 @@ class CellRef:
         return self.runtime.layout(self.layout_id).tree
 
 
+class Lookups:
+    """Read-only queries on the workspace model."""
 
-class WorkspaceLookups:
-    workspace: ws.Workspace
-    projects: dict[str, ProjectRuntime]
-    sessions: dict[str, TerminalSession]
-    window_sizes: dict[str, tuple[int, int]]
+    def __init__(self, model: WorkspaceModel) -> None:
+        self.model = model
 
     def runtime_of(self, name: str) -> ProjectRuntime:
         """An open project by name, id (or id prefix) or root."""
@@ -79,12 +80,13 @@ class WorkspaceLookups:
                 root = normalize_root(name)
             except IdeaError:
                 root = name
-            if root in self.projects:
-                return self.projects[root]
-        exact = [rt for rt in self.projects.values() if rt.name == name or rt.project.id == name]
+            if root in self.model.projects:
+                return self.model.projects[root]
+        exact = [rt for rt in self.model.projects.values()
+                 if rt.name == name or rt.project.id == name]
         if len(exact) == 1:
             return exact[0]
-        prefixed = [rt for rt in self.projects.values() if rt.project.id.startswith(name)]
+        prefixed = [rt for rt in self.model.projects.values() if rt.project.id.startswith(name)]
         if len(prefixed) == 1 and len(name) >= 4:
             return prefixed[0]
         if len(exact) > 1:
@@ -93,23 +95,23 @@ class WorkspaceLookups:
         raise CommandError(f"no open project named {name!r}", "not_found")
 
     def window_by_name(self, name: str) -> ws.Window:
-        window = self.workspace.window_named(name)
+        window = self.model.workspace.window_named(name)
         if window is None:
-            window = next((w for w in self.workspace.windows if w.id == name), None)
+            window = next((w for w in self.model.workspace.windows if w.id == name), None)
         if window is None:
             raise CommandError(f"no window named {name!r}", "not_found")
         return window
 
     def window_of_project(self, runtime: ProjectRuntime) -> ws.Window | None:
-        return self.workspace.window_of(runtime.root)
+        return self.model.workspace.window_of(runtime.root)
 
     def size_of(self, window_id: str | None) -> tuple[int, int]:
         if window_id is None:
             return DEFAULT_SIZE
-        return self.window_sizes.get(window_id, DEFAULT_SIZE)
+        return self.model.window_sizes.get(window_id, DEFAULT_SIZE)
 
     def iter_cells(self) -> Iterator[CellRef]:
-        for runtime in self.projects.values():
+        for runtime in self.model.projects.values():
             for layout in runtime.layouts.layouts:
                 for leaf in iter_leaves(layout.tree.root):
                     yield CellRef(runtime, layout.id, leaf)
@@ -135,25 +137,25 @@ class WorkspaceLookups:
 
     def focused_cell_id(self, window_id: str | None) -> str | None:
         """The focused cell of the page a window shows, if any (no error)."""
-        window = self._window_or_default(window_id)
-        if window is None or window.active not in self.projects:
+        window = self.window_or_default(window_id)
+        if window is None or window.active not in self.model.projects:
             return None
-        runtime = self.projects[window.active]
+        runtime = self.model.projects[window.active]
         return runtime.focused_leaf(runtime.active.id)
 
     def active_runtime(self, window_id: str | None) -> ProjectRuntime:
-        window = self._window_or_default(window_id)
-        if window is None or window.active is None or window.active not in self.projects:
+        window = self.window_or_default(window_id)
+        if window is None or window.active is None or window.active not in self.model.projects:
             raise CommandError("no project is open: create one with `idea new PATH`", "no_project")
-        return self.projects[window.active]
+        return self.model.projects[window.active]
 
-    def _window_or_default(self, window_id: str | None) -> ws.Window | None:
+    def window_or_default(self, window_id: str | None) -> ws.Window | None:
         if window_id is not None:
             try:
-                return self.workspace.window(window_id)
+                return self.model.workspace.window(window_id)
             except IdeaError:
                 pass
-        return self.workspace.windows[0] if self.workspace.windows else None
+        return self.model.workspace.windows[0] if self.model.workspace.windows else None
 
     def resolve(
         self, target: str | None, window_id: str | None, current_cell: str | None
@@ -223,5 +225,30 @@ class WorkspaceLookups:
 
     def session_of(self, ref: CellRef) -> TerminalSession | None:
         sid = ref.leaf.session
-        return self.sessions.get(sid) if sid is not None else None
+        return self.model.sessions.get(sid) if sid is not None else None
 
+    def page_size(self, runtime: ProjectRuntime) -> tuple[int, int]:
+        window = self.window_of_project(runtime)
+        return self.size_of(window.id if window else None)
+
+    def page_geometry(self, runtime: ProjectRuntime, layout_id: str) -> geo.Geometry:
+        width, height = self.page_size(runtime)
+        page = runtime.page(layout_id)
+        return geo.compute(runtime.layout(layout_id).tree, width, height, page.zoomed)
+
+    def content_sizes(self, runtime: ProjectRuntime, layout_id: str) -> dict[str, tuple[int, int]]:
+        geometry = self.page_geometry(runtime, layout_id)
+        return {
+            cid: (rect.content.width, rect.content.height) for cid, rect in geometry.cells.items()
+        }
+
+    def place_of_session(self, session_id: str) -> tuple[str | None, str]:
+        """The window showing a session's cell, and the cell as a target ("web:Build.2")."""
+        for runtime in self.model.projects.values():
+            for layout in runtime.layouts.layouts:
+                for index, leaf in enumerate(iter_leaves(layout.tree.root)):
+                    if leaf.session == session_id:
+                        window = self.window_of_project(runtime)
+                        target = f"{runtime.name}:{layout.name}.{index}"
+                        return (window.id if window else None), target
+        return None, "a cell"

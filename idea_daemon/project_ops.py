@@ -1,7 +1,9 @@
-"""Project, window and page operations of the workspace service."""
+"""Project, window and page operations: open, close and switch projects, windows and
+pages, and start the workspace (restore) and stop it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from dataclasses import replace
@@ -11,16 +13,40 @@ from core import workspace as ws
 from core.errors import IdeaError
 from core.layout.model import Layout, LayoutKind, LayoutTree, Leaf, iter_leaves
 from core.project import Project, normalize_root
+from idea_daemon.cell_programs import CellPrograms
 from idea_daemon.errors import CommandError, ConfirmationNeeded
+from idea_daemon.lookups import DEFAULT_WINDOW, Listener, Lookups
+from idea_daemon.persistence import Persistence
+from idea_daemon.ports import WorkspacePorts
 from idea_daemon.runtime import ProjectRuntime
-from idea_daemon.session import TerminalSession
-from idea_daemon.workspace_state import WorkspaceState
+from idea_daemon.workspace_model import WorkspaceHooks, WorkspaceModel
 
 log = logging.getLogger(__name__)
 
 
-class ProjectOps(WorkspaceState):
-    # ─── projects ────────────────────────────────────────────────────────────────────
+class ProjectOps:
+    """Projects, windows and pages; also the workspace's start and stop."""
+
+    def __init__(
+        self,
+        model: WorkspaceModel,
+        hooks: WorkspaceHooks,
+        lookups: Lookups,
+        persistence: Persistence,
+        programs: CellPrograms,
+        ports: WorkspacePorts,
+        listener: Listener,
+    ) -> None:
+        self.model = model
+        self.hooks = hooks
+        self.lookups = lookups
+        self.persistence = persistence
+        self.programs = programs
+        self.listener = listener
+        self.registry = ports.registry
+        self.project_store = ports.projects
+        self.clock = ports.clock
+        self._new_id = ports.new_id
 
     def new_project(self, path: str, name: str | None, window_id: str | None) -> ProjectRuntime:
         """Create (or adopt, D23) a project at an absolute path and open it."""
@@ -58,11 +84,11 @@ class ProjectOps(WorkspaceState):
     def open_project(self, path: str, window_id: str | None) -> ProjectRuntime:
         """Open a registered project, or an unregistered folder that has `.ideai/project.json`."""
         root = self._checked_root(path)
-        if root in self.projects:
-            runtime = self.projects[root]
-            self.workspace = ws.activate(self.workspace, root)
-            self._save_workspace()
-            self._listener.scene_changed(None)
+        if root in self.model.projects:
+            runtime = self.model.projects[root]
+            self.model.workspace = ws.activate(self.model.workspace, root)
+            self.persistence.save_workspace()
+            self.listener.scene_changed(None)
             return runtime
         registered = self.registry.get(root)
         if registered is None:
@@ -73,46 +99,46 @@ class ProjectOps(WorkspaceState):
                     "not_found",
                 )
             self.registry.add(root, found.id, found.name)
-        runtime = self._load_project(root)
-        window = self._window_or_default(window_id) or self.default_window()
-        self.workspace = ws.add_project(self.workspace, window.id, root)
-        self._save_workspace()
+        runtime = self.persistence.load_project(root)
+        window = self.lookups.window_or_default(window_id) or self.default_window()
+        self.model.workspace = ws.add_project(self.model.workspace, window.id, root)
+        self.persistence.save_workspace()
         try:
             self.registry.touch(root)
         except IdeaError as exc:
-            self.store_failed("projects", runtime, exc)
-        self._sync_all_pages(runtime)
-        for handler in self.open_handlers:
+            self.persistence.store_failed("projects", runtime, exc)
+        self.programs.sync_all_pages(runtime)
+        for handler in self.hooks.open_handlers:
             handler(runtime)
         for problem in runtime.problems:
-            self._listener.notify(window.id, problem, "error")
-        self._listener.scene_changed(None)
+            self.listener.notify(window.id, problem, "error")
+        self.listener.scene_changed(None)
         return runtime
 
     def close_project(self, name: str, force: bool) -> ProjectRuntime:
-        runtime = self.runtime_of(name)
-        busy = self._busy_in(self._project_sessions(runtime))
+        runtime = self.lookups.runtime_of(name)
+        busy = self.programs.busy_in(self.programs.project_sessions(runtime))
         if busy and not force:
             raise ConfirmationNeeded(f"closing {runtime.name} ends: {', '.join(busy)}")
-        window = self.window_of_project(runtime)
-        for session in self._project_sessions(runtime):
-            self._end_session(session)
-        self._save_layouts(runtime)
-        self.layout_saver.flush(runtime.root)  # written now: the project is going away
-        del self.projects[runtime.root]
+        window = self.lookups.window_of_project(runtime)
+        for session in self.programs.project_sessions(runtime):
+            self.programs.end_session(session)
+        self.persistence.save_layouts(runtime)
+        self.persistence.layout_saver.flush(runtime.root)  # written now: the project is going away
+        del self.model.projects[runtime.root]
         if window is not None:
-            self.workspace = ws.close_project(self.workspace, runtime.root)
-            remaining = self.workspace.window(window.id)
-            if not remaining.tabs and len(self.workspace.windows) > 1:
+            self.model.workspace = ws.close_project(self.model.workspace, runtime.root)
+            remaining = self.model.workspace.window(window.id)
+            if not remaining.tabs and len(self.model.workspace.windows) > 1:
                 # A window closes with its last tab; its clients move to another window.
-                self.workspace = ws.close_window(self.workspace, window.id)
-                self.window_sizes.pop(window.id, None)
-            self._save_workspace()
-        self._listener.scene_changed(None)
+                self.model.workspace = ws.close_window(self.model.workspace, window.id)
+                self.model.window_sizes.pop(window.id, None)
+            self.persistence.save_workspace()
+        self.listener.scene_changed(None)
         return runtime
 
     def switch_project(self, window_id: str | None, which: str) -> ProjectRuntime:
-        window = self._window_or_default(window_id)
+        window = self.lookups.window_or_default(window_id)
         if window is None or not window.tabs:
             raise CommandError("no project is open", "no_project")
         if which in ("next", "prev"):
@@ -122,80 +148,63 @@ class ProjectOps(WorkspaceState):
         elif which.isdigit() and 0 <= int(which) < len(window.tabs):
             root = window.tabs[int(which)]
         else:
-            root = self.runtime_of(which).root
-        runtime = self.projects[root]
-        holder = self.workspace.window_of(root)
-        self.workspace = ws.activate(self.workspace, root)
-        self._save_workspace()
+            root = self.lookups.runtime_of(which).root
+        runtime = self.model.projects[root]
+        holder = self.model.workspace.window_of(root)
+        self.model.workspace = ws.activate(self.model.workspace, root)
+        self.persistence.save_workspace()
         if holder is not None and holder.id != window.id:
-            self._listener.notify(window.id, f"{runtime.name} is in window {holder.name}")
-        self._listener.scene_changed(None)
+            self.listener.notify(window.id, f"{runtime.name} is in window {holder.name}")
+        self.listener.scene_changed(None)
         return runtime
-
-    def _project_sessions(self, runtime: ProjectRuntime) -> list[TerminalSession]:
-        found = []
-        for layout in runtime.layouts.layouts:
-            for leaf in iter_leaves(layout.tree.root):
-                session = self.sessions.get(leaf.session) if leaf.session else None
-                if session is not None:
-                    found.append(session)
-        return found
-
-    @staticmethod
-    def _busy_in(sessions: list[TerminalSession]) -> list[str]:
-        return [name for s in sessions if (name := s.busy_command()) is not None]
-
-    # ─── windows ─────────────────────────────────────────────────────────────────────
 
     def new_window(self, name: str, project: str | None) -> ws.Window:
         window_id = self._new_id()
         if project is not None:
-            runtime = self.runtime_of(project)
-            self.workspace = ws.move_project_to_new_window(
-                self.workspace, runtime.root, window_id, name
+            runtime = self.lookups.runtime_of(project)
+            self.model.workspace = ws.move_project_to_new_window(
+                self.model.workspace, runtime.root, window_id, name
             )
         else:
-            self.workspace = ws.add_window(self.workspace, window_id, name)
-        self._save_workspace()
+            self.model.workspace = ws.add_window(self.model.workspace, window_id, name)
+        self.persistence.save_workspace()
         self._after_window_change()
-        return self.workspace.window(window_id)
+        return self.model.workspace.window(window_id)
 
     def rename_window(self, window: str, name: str) -> ws.Window:
-        target = self.window_by_name(window)
-        self.workspace = ws.rename_window(self.workspace, target.id, name)
-        self._save_workspace()
-        self._listener.scene_changed(None)
-        return self.workspace.window(target.id)
+        target = self.lookups.window_by_name(window)
+        self.model.workspace = ws.rename_window(self.model.workspace, target.id, name)
+        self.persistence.save_workspace()
+        self.listener.scene_changed(None)
+        return self.model.workspace.window(target.id)
 
     def move_project(self, project: str, window: str) -> ws.Window:
-        runtime = self.runtime_of(project)
-        target = self.window_by_name(window)
-        self.workspace = ws.move_project(self.workspace, runtime.root, target.id)
-        self._save_workspace()
+        runtime = self.lookups.runtime_of(project)
+        target = self.lookups.window_by_name(window)
+        self.model.workspace = ws.move_project(self.model.workspace, runtime.root, target.id)
+        self.persistence.save_workspace()
         self._after_window_change()
-        return self.workspace.window(target.id)
+        return self.model.workspace.window(target.id)
 
     def _after_window_change(self) -> None:
-        for runtime in self.projects.values():
-            self._resize_project(runtime)
-        self._listener.scene_changed(None)
+        for runtime in self.model.projects.values():
+            self.programs.resize_project(runtime)
+        self.listener.scene_changed(None)
 
     def set_window_size(self, window_id: str, width: int, height: int) -> None:
         size = (max(1, width), max(1, height))
-        if self.window_sizes.get(window_id) == size:
+        if self.model.window_sizes.get(window_id) == size:
             return
-        self.window_sizes[window_id] = size
+        self.model.window_sizes[window_id] = size
         # Remembered in workspace.json (written once the resizing settles), so that a
         # restarted daemon starts programs at the size they will be shown at.
-        self.workspace = ws.resize_window(self.workspace, window_id, *size)
-        self._save_workspace_soon()
-        for root in self.workspace.window(window_id).tabs:
-            runtime = self.projects.get(root)
+        self.model.workspace = ws.resize_window(self.model.workspace, window_id, *size)
+        self.persistence.save_workspace_soon()
+        for root in self.model.workspace.window(window_id).tabs:
+            runtime = self.model.projects.get(root)
             if runtime is not None:
-                self._resize_project(runtime)
-        self._listener.scene_changed(window_id)
-
-    # ─── pages (layouts) ─────────────────────────────────────────────────────────────
+                self.programs.resize_project(runtime)
+        self.listener.scene_changed(window_id)
 
     def new_page(
         self, runtime: ProjectRuntime, name: str | None, kind: LayoutKind = LayoutKind.TERMINAL
@@ -220,9 +229,9 @@ class ProjectOps(WorkspaceState):
         runtime.layouts = replace(
             runtime.layouts, layouts=(*runtime.layouts.layouts, layout), active_id=layout.id
         )
-        self._sync_page(runtime, layout.id, cwd=runtime.root)
-        self._save_layouts(runtime)
-        self._listener.scene_changed(None)
+        self.programs.sync_page(runtime, layout.id, cwd=runtime.root)
+        self.persistence.save_layouts(runtime)
+        self.listener.scene_changed(None)
         return layout
 
     def switch_page(self, runtime: ProjectRuntime, which: str) -> Layout:
@@ -233,14 +242,14 @@ class ProjectOps(WorkspaceState):
         elif which.isdigit() and 0 <= int(which) < len(layouts):
             layout = layouts[int(which)]
         else:
-            layout = self.find_page(runtime, which)
+            layout = self.lookups.find_page(runtime, which)
         runtime.layouts = replace(runtime.layouts, active_id=layout.id)
-        self._save_layouts(runtime)
-        self._listener.scene_changed(None)
+        self.persistence.save_layouts(runtime)
+        self.listener.scene_changed(None)
         return layout
 
     def rename_page(self, runtime: ProjectRuntime, page: str | None, name: str) -> Layout:
-        layout = self.find_page(runtime, page) if page else runtime.active
+        layout = self.lookups.find_page(runtime, page) if page else runtime.active
         if any(lay.name == name and lay.id != layout.id for lay in runtime.layouts.layouts):
             raise CommandError(f"project {runtime.name} already has a page named {name!r}")
         renamed = replace(layout, name=name)
@@ -250,30 +259,69 @@ class ProjectOps(WorkspaceState):
                 renamed if lay.id == layout.id else lay for lay in runtime.layouts.layouts
             ),
         )
-        self._save_layouts(runtime)
-        self._listener.scene_changed(None)
+        self.persistence.save_layouts(runtime)
+        self.listener.scene_changed(None)
         return renamed
 
     def close_page(self, runtime: ProjectRuntime, page: str | None, force: bool) -> Layout:
-        layout = self.find_page(runtime, page) if page else runtime.active
+        layout = self.lookups.find_page(runtime, page) if page else runtime.active
         if len(runtime.layouts.layouts) == 1:
             raise CommandError("a project keeps at least one page: close the project instead")
         sessions = [
             s
             for leaf in iter_leaves(layout.tree.root)
-            if leaf.session and (s := self.sessions.get(leaf.session)) is not None
+            if leaf.session and (s := self.model.sessions.get(leaf.session)) is not None
         ]
-        busy = self._busy_in(sessions)
+        busy = self.programs.busy_in(sessions)
         if busy and not force:
             raise ConfirmationNeeded(f"closing page {layout.name} ends: {', '.join(busy)}")
         for session in sessions:
-            self._end_session(session)
+            self.programs.end_session(session)
         remaining = tuple(lay for lay in runtime.layouts.layouts if lay.id != layout.id)
         active = runtime.layouts.active_id
         if active == layout.id:
             active = remaining[0].id
         runtime.layouts = replace(runtime.layouts, layouts=remaining, active_id=active)
         runtime.pages.pop(layout.id, None)
-        self._save_layouts(runtime)
-        self._listener.scene_changed(None)
+        self.persistence.save_layouts(runtime)
+        self.listener.scene_changed(None)
         return layout
+
+    def default_window(self) -> ws.Window:
+        """The window a new project goes to when none is named: the first, made if needed."""
+        if not self.model.workspace.windows:
+            window_id = self._new_id()
+            self.model.workspace = ws.add_window(self.model.workspace, window_id, DEFAULT_WINDOW)
+            self.persistence.save_workspace()
+        return self.model.workspace.windows[0]
+
+    def restore(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Reopen the windows and projects of the last run (shells start anew)."""
+        self.programs.bind_loop(loop)
+        self.persistence.bind_loop(loop)
+        self.persistence.load_workspace()
+        for window in self.model.workspace.windows:
+            for root in window.tabs:
+                try:
+                    self.persistence.load_project(root)
+                except IdeaError as exc:
+                    self.model.problems.append(f"cannot reopen {root}: {exc.message}")
+                    log.error("reopen %s: %s", root, exc.message)
+        # Drop tabs whose project could not be reopened.
+        for window in self.model.workspace.windows:
+            for root in window.tabs:
+                if root not in self.model.projects:
+                    self.model.workspace = ws.close_project(self.model.workspace, root)
+        for runtime in self.model.projects.values():
+            self.programs.sync_all_pages(runtime)
+            for handler in self.hooks.open_handlers:
+                handler(runtime)
+
+    def shutdown(self) -> None:
+        # Programs end because the daemon stops, not by themselves: what the layouts say
+        # was running must stay recorded, so the next daemon can offer to resume it.
+        self.model.stopping = True
+        self.persistence.flush_saves()
+        for session in list(self.model.sessions.values()):
+            session.close()
+        self.model.sessions.clear()

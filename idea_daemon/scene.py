@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = "ctrl+b") -> Scene:
     workspace = service.workspace
     window = next((w for w in workspace.windows if w.id == window_id), None)
-    width, height = service.size_of(window_id)
+    width, height = service.lookups.size_of(window_id)
     windows = [
         WindowInfo(id=w.id, name=w.name, active=w.id == window_id) for w in workspace.windows
     ]
@@ -87,8 +87,8 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
         else:
             session = service.sessions.get(leaf.session) if leaf.session else None
             _describe(info, session)
-            if session is None and leaf.agent is not None and service.agent_cell_message:
-                info.command, info.message = service.agent_cell_message(runtime, leaf)
+            if session is None and leaf.agent is not None and service.hooks.agent_cell_message:
+                info.command, info.message = service.hooks.agent_cell_message(runtime, leaf)
                 info.kind = "agent"
         cells.append(info)
     borders = [

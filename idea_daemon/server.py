@@ -1,6 +1,6 @@
 """The daemon's socket server: handshakes, client connections, input and commands.
 
-Frames to clients are sent by `idea_daemon.frames.FrameSender`, a base class of the server.
+Frames to clients are sent by its collaborator `idea_daemon.frames.FrameSender` (`frames`).
 """
 
 from __future__ import annotations
@@ -53,11 +53,10 @@ MAX_PENDING_COMMANDS = 64
 Handler = Callable[["DaemonServer", ClientConnection, dict[str, Any]], Any]
 
 
-class DaemonServer(FrameSender):
+class DaemonServer:
     """Serves clients on the Unix socket; the composition root wires it to the service."""
 
     def __init__(self, version: str, socket_path: str) -> None:
-        super().__init__()
         self.version = version
         self.socket_path = socket_path
         self.service: WorkspaceService | None = None
@@ -69,6 +68,7 @@ class DaemonServer(FrameSender):
         self.git: Any = None
         self.worktrees: Any = None
         self.clients: dict[int, ClientConnection] = {}
+        self.frames = FrameSender(self.clients, self._service, self.claim_size)
         self.handlers: dict[str, Handler] = {}
         self._next_id = 1
         self._server: asyncio.AbstractServer | None = None
@@ -79,15 +79,11 @@ class DaemonServer(FrameSender):
         self._poll_task: asyncio.Task[None] | None = None
         self._shown_commands: dict[str | None, tuple[str | None, ...]] = {}
 
-    # ─── Listener (called by the service) ────────────────────────────────────────────
-
-    def watched_windows(self) -> set[str]:
-        return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
-
     # ─── lifecycle ───────────────────────────────────────────────────────────────────
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self.frames.loop = self._loop
         # A stale socket is replaced only if it is ours (the path may be in /tmp).
         check_reusable(self.socket_path, "socket")
         with contextlib.suppress(FileNotFoundError):
@@ -128,7 +124,7 @@ class DaemonServer(FrameSender):
                 )
                 if self._shown_commands.get(window_id) != commands:
                     self._shown_commands[window_id] = commands
-                    self.scene_changed(window_id)
+                    self.frames.scene_changed(window_id)
 
     async def stop(self, reason: str = "the server was stopped") -> None:
         if self._poll_task is not None:
@@ -228,12 +224,12 @@ class DaemonServer(FrameSender):
     def _choose_window(self, name: str | None) -> str:
         service = self._service()
         if name:
-            return service.window_by_name(name).id
-        return service.default_window().id
+            return service.lookups.window_by_name(name).id
+        return service.project_ops.default_window().id
 
     def _attach(self, client: ClientConnection) -> None:
         service = self._service()
-        service.set_client_env(client.env)
+        service.programs.set_client_env(client.env)
         assert client.window_id is not None
         self.claim_size(client)
         window = next(w for w in service.workspace.windows if w.id == client.window_id)
@@ -248,13 +244,13 @@ class DaemonServer(FrameSender):
             client.send(Notice(text=notice, level="info"))
         for problem in problems:
             client.send(Notice(text=problem, level="error"))
-        self._dirty_scenes.add(client.window_id)
-        self._schedule(0.0)
+        self.frames.repaint(client.window_id)
 
     def claim_size(self, client: ClientConnection) -> None:
         """The most recently active client's size wins (tmux `window-size latest`)."""
         if client.window_id is not None:
-            self._service().set_window_size(client.window_id, client.width, client.height)
+            self._service().project_ops.set_window_size(
+                client.window_id, client.width, client.height)
 
     def _on_client_gone(self, client: ClientConnection) -> None:
         # Another client of the same window takes over the size.
@@ -312,12 +308,13 @@ class DaemonServer(FrameSender):
             return
         if session.attention:
             session.attention = ""
-            self.scene_changed(client.window_id)
+            self.frames.scene_changed(client.window_id)
         data = input_encoding.encode(
             message, session.emulator.modes, agent=session.agent_id is not None
         )
         if data and not session.write(data):
-            self.notify(client.window_id, "input refused: the program is not reading", "error")
+            self.frames.notify(client.window_id, "input refused: the program is not reading",
+                               "error")
         del service
 
     def _is_latest(self, client: ClientConnection, previous: float) -> bool:
@@ -330,10 +327,10 @@ class DaemonServer(FrameSender):
     def _session_for_cell(self, cell_id: str) -> TerminalSession | None:
         service = self._service()
         try:
-            ref = service.find_cell(cell_id)
+            ref = service.lookups.find_cell(cell_id)
         except IdeaError:
             return None
-        return service.session_of(ref)
+        return service.lookups.session_of(ref)
 
     def _dispatch(self, client: ClientConnection, request: Request) -> None:
         """Run a command. Synchronous commands run at once, in the order they came, between
@@ -402,9 +399,9 @@ class DaemonServer(FrameSender):
         """Before a command's answer: the scene it changed goes out first, and a one-shot
         command's change is on disk (a script may read `layouts.json` next). Attached
         clients' edits come in bursts (a border drag): theirs are written after the burst."""
-        self.flush_scenes()
+        self.frames.flush_scenes()
         if client.kind == "control":
-            self._service().layout_saver.flush()
+            self._service().persistence.layout_saver.flush()
 
     @staticmethod
     def _error(request: Request, exc: Exception) -> Response:

@@ -19,12 +19,10 @@ from idea_tui.ports import Answer, AppHost, open_or_new
 from idea_tui.view_actions import ViewActions
 
 
-class ActionRunner(ViewActions):
+class ActionRunner:
     def __init__(self, app: AppHost) -> None:
         self.app = app
-        self._last_drag = 0.0
-        self._drags = 0
-        self._drag_number: int | None = None
+        self.view_actions = ViewActions(app, self)
 
     # ─── plumbing ────────────────────────────────────────────────────────────────────
 
@@ -393,7 +391,7 @@ class ActionRunner(ViewActions):
     async def do_copy_mode(self) -> None:
         cell = self.app.view.focused_cell
         if cell is not None:
-            await self.enter_copy_mode(cell.id)
+            await self.view_actions.enter_copy_mode(cell.id)
 
 
 def _absolute(path: str) -> str:

@@ -247,10 +247,10 @@ class IdeaApp(App[str], inherit_bindings=False):
             return
         mirror = self.view.mirrors.get(cell.id)
         if mirror is not None and mirror.copy is not None:
-            if await self.runner.copy_key(cell.id, key, character):
+            if await self.runner.view_actions.copy_key(cell.id, key, character):
                 return
             # A key copy mode does not use leaves it and goes to the program.
-            self.runner.exit_copy_mode(cell.id)
+            self.runner.view_actions.exit_copy_mode(cell.id)
         self.gateway.key(cell.id, key, character)
 
     def _in_worker(self, work: Coroutine[Any, Any, None]) -> None:
@@ -322,13 +322,13 @@ class IdeaApp(App[str], inherit_bindings=False):
     # ─── mouse ───────────────────────────────────────────────────────────────────────
 
     async def on_workspace_view_cell_clicked(self, message: WorkspaceView.CellClicked) -> None:
-        await self.runner.mouse(message)
+        await self.runner.view_actions.mouse(message)
 
     async def on_workspace_view_border_dragged(self, message: WorkspaceView.BorderDragged) -> None:
-        await self.runner.drag_border(message.border, message.position, message.done)
+        await self.runner.view_actions.drag_border(message.border, message.position, message.done)
 
     async def on_workspace_view_cell_scrolled(self, message: WorkspaceView.CellScrolled) -> None:
-        await self.runner.scroll(message.cell, message.lines, message.x, message.y)
+        await self.runner.view_actions.scroll(message.cell, message.lines, message.x, message.y)
 
     async def on_tab_bar_tab_clicked(self, message: TabBar.TabClicked) -> None:
         await self.runner.call("project_switch", which=str(message.index))

@@ -1,13 +1,12 @@
 """Actions on what the grid shows: mouse clicks and drags, the wheel, copy mode.
 
-A base class of `idea_tui.actions.ActionRunner`: it calls the daemon through the runner's
-`call` and shows modal screens through its `ask`.
+A collaborator of `idea_tui.actions.ActionRunner` (its `view_actions`): it calls the daemon
+through the runner's `call` and shows modal screens through its `ask`.
 """
 
 from __future__ import annotations
 
 import time
-from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
@@ -17,7 +16,7 @@ from core.terminal import Row
 from idea_tui.copy_mode import CopyMode, Outcome
 
 if TYPE_CHECKING:
-    from idea_tui.ports import AppHost
+    from idea_tui.ports import AppHost, Runner
     from idea_tui.widgets.workspace_view import WorkspaceView
 
 DRAG_INTERVAL = 0.03
@@ -25,19 +24,22 @@ DRAG_INTERVAL = 0.03
 COPY_MODE_LINES = 50_000
 
 
-class ViewActions(ABC):
-    app: AppHost
-    _last_drag: float
-    _drags: int
-    _drag_number: int | None
+class ViewActions:
+    """Mouse, wheel and copy mode, for the action runner (`ActionRunner.view_actions`)."""
 
-    @abstractmethod
+    def __init__(self, app: AppHost, runner: Runner) -> None:
+        self.app = app
+        self.runner = runner
+        self._last_drag = 0.0
+        self._drags = 0
+        self._drag_number: int | None = None
+
     async def call(self, method: str, **params: Any) -> Any:
-        """Run a daemon command (see ActionRunner.call)."""
+        """Run a daemon command through the runner (a failure is reported)."""
+        return await self.runner.call(method, **params)
 
-    @abstractmethod
     async def ask(self, screen: Screen[Any]) -> Any:
-        """Show a modal screen and wait for its result (see ActionRunner.ask)."""
+        return await self.runner.ask(screen)
 
     async def mouse(self, message: WorkspaceView.CellClicked) -> None:
         view = self.app.view

@@ -13,7 +13,7 @@ from tests.helpers.unit_daemon import UnitDaemon
 
 def _border(unit: UnitDaemon) -> Any:
     runtime = next(iter(unit.service.projects.values()))
-    return unit.service.page_geometry(runtime, runtime.active.id).borders[0]
+    return unit.service.lookups.page_geometry(runtime, runtime.active.id).borders[0]
 
 
 def _drag(unit: UnitDaemon, positions: range, drag: int | None = 1) -> None:
@@ -53,7 +53,7 @@ def test_pending_layouts_are_written_before_a_detach_is_answered(unit: UnitDaemo
     _drag(unit, range(30, 40))
     client = next(iter(unit.server.clients.values()))
     unit.call("detach", client=client)  # no loop turn between: answered after the write
-    assert not unit.service.layout_saver.pending
+    assert not unit.service.persistence.layout_saver.pending
     assert _last_saved(unit, root).active.tree == _tree(unit)
 
 

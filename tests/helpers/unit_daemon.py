@@ -118,7 +118,7 @@ class UnitDaemon:
         )
         self.loop = asyncio.new_event_loop()
         # Frames and notices are scheduled on this loop; they go out when the test turns it.
-        self.server._loop = self.loop
+        self.server.frames.loop = self.loop
         self.service.restore(self.loop)
         self._ids = itertools.count(1)
         self.control = ClientConnection(0, FakeWriter())
@@ -132,7 +132,8 @@ class UnitDaemon:
     def layouts(self) -> FakeLayoutStore:
         """The layouts store, once the saves pending are written (layout saves are
         coalesced, `idea_daemon.layout_saver`: the loop turns until they are done)."""
-        self.until(lambda: not self.service.layout_saver.pending, "the layouts were saved")
+        saver = self.service.persistence.layout_saver
+        self.until(lambda: not saver.pending, "the layouts were saved")
         return self.stores.layouts
 
     @property
@@ -199,7 +200,7 @@ class UnitDaemon:
         return pty
 
     def session_of(self, cell_id: str) -> TerminalSession | None:
-        return self.service.session_of(self.service.find_cell(cell_id))
+        return self.service.lookups.session_of(self.service.lookups.find_cell(cell_id))
 
     def cells(self) -> list[dict[str, Any]]:
         cells: list[dict[str, Any]] = self.call("list_cells")
