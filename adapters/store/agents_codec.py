@@ -176,7 +176,8 @@ def _decode_skill(read: JsonReader, value: object, at: str) -> SkillRef:
         parsed = SkillScope(scope)
     except ValueError:
         read.fail(key_at(at, "scope"), f"unknown scope {scope!r} (global or project)")
-    return SkillRef(read.text(obj, "skillId", at), parsed, unknown_keys(obj, _SKILL_KEYS))
+    # A skill id will name `skills/<id>/` (FEATURES.md SKL): the same rule as every id.
+    return SkillRef(read.safe_id(obj, "skillId", at), parsed, unknown_keys(obj, _SKILL_KEYS))
 
 
 # ─── Encoding ────────────────────────────────────────────────────────────────────────────

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -68,6 +69,7 @@ def write_text_atomic(
     if existing is not None and not overwrite:
         return False
     file_mode = stat.S_IMODE(existing) if existing is not None else (mode or DEFAULT_MODE)
+    remove_stale_temps(path)
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as error:
@@ -90,6 +92,43 @@ def write_text_atomic(
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
     return True
+
+
+STALE_TEMP_SECONDS = 60.0
+"""A temp file of ours this old belongs to no write in progress (a write takes milliseconds):
+it was left by a process killed between writing it and renaming it."""
+
+_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp")
+
+
+def remove_stale_temps(path: Path, *, now: float | None = None) -> int:
+    """Remove the temp files a killed writer of `path` left beside it; how many went.
+
+    `kill -9` of the daemon between the temp file and the rename leaves `.NAME.XXXXXXXX.tmp`
+    in the folder; in `.ideai/` that would show in `git status` (and could be committed)
+    forever. Only files of exactly that pattern for this `path`, regular, owned by this
+    user and older than `STALE_TEMP_SECONDS` are removed: a write in progress elsewhere is
+    never touched.
+    """
+    now = time.time() if now is None else now
+    removed = 0
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return 0
+    for entry in entries:
+        match = _TEMP_NAME.fullmatch(entry.name)
+        if match is None or match["name"] != path.name:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if (stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid()
+                    and now - info.st_mtime > STALE_TEMP_SECONDS):
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove: harmless either way
+    return removed
 
 
 def _link_no_clobber(temp: Path, path: Path) -> bool:

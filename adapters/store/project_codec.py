@@ -31,6 +31,7 @@ requests/
 memory/.index/
 live-state.json
 conversations/
+.*.tmp
 """
 
 _TOP_KEYS = ("version", "id", "name", "remote", "createdAt")

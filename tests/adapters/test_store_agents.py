@@ -201,6 +201,8 @@ def _entry(**changes: Any) -> dict[str, Any]:
         ([_entry(agentId="../../../x")], "agents[0].agentId: '../../../x' is not a safe id"),
         ([_entry(agentId=None, id="a/b")], "agents[0].id: 'a/b' is not a safe id"),
         ([_entry(agentId="-rf")], "agents[0].agentId: '-rf' is not a safe id"),
+        ([_entry(skills=[{"skillId": "../s", "scope": "project"}])],
+         "agents[0].skills[0].skillId: '../s' is not a safe id"),
         ([_entry(agentId="x\x1b]0;t\x07")], "agents[0].agentId: 'x\\x1b]0;t\\x07' is not"),
         ([_entry(skills="s1")], "agents[0].skills: expected an array"),
         ([_entry(origin={"type": "clone"})], "agents[0].origin.type: unknown origin type"),

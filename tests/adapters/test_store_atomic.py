@@ -132,3 +132,25 @@ def test_messages_name_the_file_and_say_what_to_do() -> None:
     newer = NewerVersion(Path("/p/x.json"), 3, 1)
     assert "version 3" in newer.message and "upgrade idea" in newer.message
     assert newer.path == os.fspath("/p/x.json")
+
+
+def test_temp_files_a_killed_writer_left_go_at_the_next_write(tmp_path: Path) -> None:
+    # What kill -9 between the temp file and the rename leaves behind (issue 7): in .ideai/
+    # it would show in `git status` forever.
+    target = tmp_path / "layouts.json"
+    left = [tmp_path / ".layouts.json.ab_cd123.tmp", tmp_path / ".layouts.json.zz9zz9zz.tmp"]
+    recent = tmp_path / ".layouts.json.recent01.tmp"
+    others = [tmp_path / ".project.json.ab_cd123.tmp", tmp_path / "layouts.json.bak.tmp",
+              tmp_path / ".layouts.json.short.tmp"]
+    for path in [*left, recent, *others]:
+        path.write_text("{")
+    old = os.stat(left[0]).st_mtime - 3600
+    for path in [*left, *others]:
+        os.utime(path, (old, old))
+    write_json_atomic(target, {"version": 1})
+    assert json.loads(target.read_text()) == {"version": 1}
+    assert not any(path.exists() for path in left)
+    # A write that may be in progress (recent), and files of other names, are left alone.
+    assert recent.exists() and all(path.exists() for path in others)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [target.name, recent.name, *(p.name for p in others)])
