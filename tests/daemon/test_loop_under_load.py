@@ -55,9 +55,9 @@ def test_echo_keeps_coming_under_layout_bursts_title_floods_and_a_slow_command(
         echo_cell, flood_cell, _third = (cell["id"] for cell in client.call("list_cells"))
         client.call("capture", target=f"%{flood_cell}", wait=PROMPT_RE, timeout=30)
         border = next(iter(service.projects.values()))
-        geometry = service.page_geometry(border, border.active.id).borders[0]
+        geometry = service.lookups.page_geometry(border, border.active.id).borders[0]
         before_drag = widths(client)
-        writes = service.layout_saver.writes
+        writes = service.persistence.layout_saver.writes
 
         # All at once, on the one connection: a title flood, a command that waits a
         # minute, a burst of 150 border moves (one drag), then keys for the echo cell.
@@ -78,13 +78,13 @@ def test_echo_keeps_coming_under_layout_bursts_title_floods_and_a_slow_command(
         client.wait_for(lambda m: "flood-done" in frame_text(m, flood_cell))
 
         # The burst was one undo step and a few writes, not 150.
-        retry_until(lambda: not service.layout_saver.pending)
-        assert service.layout_saver.writes - writes < 10
+        retry_until(lambda: not service.persistence.layout_saver.pending)
+        assert service.persistence.layout_saver.writes - writes < 10
         client.call("undo")
         assert widths(client) == before_drag
         stats = client.call("loop_stats")
         assert stats["turns"] > 0
     # The client left: its waiting command went with it.
-    session = service.session_of(service.find_cell(echo_cell))
+    session = service.lookups.session_of(service.lookups.find_cell(echo_cell))
     assert session is not None
     retry_until(lambda: session.waiting == 0)
