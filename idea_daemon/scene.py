@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from idea_daemon.service import WorkspaceService
 
 
+FRONT_MAX_AGE = 1.5
+"""Seconds a cell's foreground command read from /proc serves scenes (polled every 1 s)."""
+
+
 def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = "ctrl+b") -> Scene:
     workspace = service.workspace
     window = next((w for w in workspace.windows if w.id == window_id), None)
@@ -133,7 +137,8 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
         if session.work_branch is not None:
             info.command += f" ⎇ {session.work_branch}"
     elif session.pty is not None:
-        info.command = session.pty.foreground_command() or session.pty.command_name()
+        # Read at most once per poll interval (a drag rebuilds scenes ~30 times a second).
+        info.command = session.foreground(FRONT_MAX_AGE) or session.pty.command_name()
     info.running = session.exit_code is None
     info.exit_code = session.exit_code
 

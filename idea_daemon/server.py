@@ -119,7 +119,7 @@ class DaemonServer:
             windows = {c.window_id for c in self.clients.values() if c.attached}
             for window_id in windows:
                 commands = tuple(
-                    session.pty.foreground_command() if session.pty else None
+                    session.foreground(0.0)  # a fresh read, which scenes then reuse
                     for _cell, session in visible_sessions(service, window_id)
                 )
                 if self._shown_commands.get(window_id) != commands:

@@ -29,10 +29,14 @@ from idea_daemon.ports import Pty, PtySpawner, SpawnFailed
 
 log = logging.getLogger(__name__)
 
-READ_CHUNK = 16 * 1024
+READ_CHUNK = 8 * 1024
 # Bytes parsed per readable event before yielding to the loop, so that a flooding cell
 # cannot starve the others; the rest is read on the next turn.
 READ_BUDGET = 16 * 1024
+# Nor longer than this (seconds): some output is slow to parse (a program retitling
+# itself in a loop: 8 KiB of titles is ~5 ms of Python), and the loop's turns must stay
+# short for every other cell and client (the watchdog's 50 ms).
+READ_TIME_BUDGET = 0.006
 # Beyond this many unsent input bytes (a huge paste into a stuck program) input is refused.
 MAX_PENDING_INPUT = 16 * 1024 * 1024
 # Output after this many quiet seconds counts as new activity (monitor-activity).
@@ -100,6 +104,8 @@ class TerminalSession:
     _loop: asyncio.AbstractEventLoop | None = None
     monotonic: Callable[[], float] = time.monotonic
     """The clock of activity and silence (a fake one in unit tests)."""
+    _front: str | None = None
+    _front_read: float | None = None
 
     def __post_init__(self) -> None:
         self.generations = [0] * self.emulator.rows
@@ -176,7 +182,8 @@ class TerminalSession:
         if pty is None:
             return
         parsed = 0
-        while parsed < READ_BUDGET:
+        deadline = time.perf_counter() + READ_TIME_BUDGET
+        while parsed < READ_BUDGET and (parsed == 0 or time.perf_counter() < deadline):
             try:
                 data = pty.read(READ_CHUNK)
             except OSError as exc:
@@ -218,7 +225,8 @@ class TerminalSession:
             if event.kind is TerminalEventKind.TITLE:
                 self.title = event.text
             self.on_event(self, event)
-        if self._waiters:
+        if self._waiters and dirty:
+            # Only a changed screen can newly match (a title flood changes no row).
             self._check_waiters()
         self.on_change(self)
 
@@ -380,6 +388,19 @@ class TerminalSession:
             else:
                 remaining.append(waiter)
         self._waiters = remaining
+
+    def foreground(self, max_age: float) -> str | None:
+        """The program in front, as last read from /proc if that is under `max_age`
+        seconds old. Scenes are built often (every layout edit); the foreground poll
+        refreshes this once a second (`max_age=0`), so a scene never reads /proc itself
+        for a cell it read recently."""
+        if self.pty is None:
+            return None
+        now = time.monotonic()
+        if self._front_read is None or now - self._front_read >= max_age:
+            self._front = self.pty.foreground_command()
+            self._front_read = now
+        return self._front
 
     def busy_command(self) -> str | None:
         """The program a user would lose by closing this cell, if any.

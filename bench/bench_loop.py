@@ -1,0 +1,210 @@
+"""The daemon's loop under load: echo latency of one cell and the worst loop turn, idle and
+while other work floods the same daemon.
+
+Run: `.venv/bin/python bench/bench_loop.py [--samples 40]`.
+Not part of the test command; figures depend on the machine (compare the two columns).
+
+A real daemon (`python -m idea_daemon`, private IDEA_HOME) with one project of three cells;
+cell A runs `cat`. Two phases, each measured the same way:
+
+- echo: `--samples` times, the attached client sends `Z<n>` + Enter to cell A as raw input
+  and times until a frame of cell A shows `Z<n>` (the tty's echo, drawn by the daemon's
+  emulator and sent by its frame pacing): median, 90th percentile and worst;
+- the loop: the daemon's own watchdog (`loop_stats`, reset at the start of the phase): the
+  worst scheduling delay of its heartbeat, its 99th percentile and how many turns passed
+  50 ms (with what ran during the worst one).
+
+Idle: nothing else happens. Under load, at the same time: cell B retitles itself as fast
+as a shell loop can (`printf '\\033]2;…\\007'`), a second attached client drags a border
+(drags of 60 moves, one move per 30 ms as the client sends them), a command
+waits on the echo client's own connection (`capture --wait`, a minute) and `profile_detect`
+runs every profile's detect command every 2 s. The daemon's CPU use and the machine's load
+average are printed too: on a shared machine the loop can only be as quick as the share of
+a core the daemon gets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _harness import cpu_seconds, format_table, make_environment
+
+from adapters.ipc.messages import CellFrame, DaemonMessage, RawInput, Scene
+from adapters.locations import locate
+from tests.helpers.raw_client import RawClient
+
+TITLE_FLOOD = "while :; do printf '\\033]2;flood %d\\007' $((i=i+1)); done"
+
+
+def frame_text(message: DaemonMessage, cell: str) -> str:
+    if not isinstance(message, CellFrame) or message.cell != cell:
+        return ""
+    return "\n".join("".join(run[0] for run in runs) for _y, runs in message.lines)
+
+
+def start_daemon(env: dict[str, str]) -> str:
+    subprocess.run([sys.executable, "-m", "idea_daemon"], env=env, check=True)
+    socket = str(locate(env).socket)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            RawClient(socket, kind="control").close()
+            return socket
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("the daemon did not start")
+
+
+def echo_samples(client: RawClient, cell: str, count: int, tag: str) -> list[float]:
+    times = []
+    for n in range(count):
+        token = f"Z{tag}{n}"
+        sent = time.perf_counter()
+        client.send(RawInput(cell=cell, data=f"{token}\r".encode()))
+        client.messages.clear()  # only what comes from now on
+        def shown(message: DaemonMessage, token: str = token) -> bool:
+            return token in frame_text(message, cell)
+
+        client.wait_for(shown, 30)
+        times.append(time.perf_counter() - sent)
+        time.sleep(0.05)  # a typist's pace, so samples do not queue behind each other
+    return times
+
+
+class Load:
+    """The work done beside the echo: drags, a title flood, slow commands."""
+
+    def __init__(self, socket: str, border: dict[str, Any]) -> None:
+        self.socket = socket
+        self.border = border
+        self.stop = threading.Event()
+        self.moves = 0
+        self.detects = 0
+        self.threads = [threading.Thread(target=self._drag, daemon=True),
+                        threading.Thread(target=self._detect, daemon=True)]
+
+    def __enter__(self) -> Load:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(30)
+
+    def _drag(self) -> None:
+        with RawClient(self.socket, width=150, height=40) as dragger:
+            drag = 0
+            while not self.stop.is_set():
+                drag += 1
+                for n in range(60):  # as the client sends a drag: a move per 30 ms
+                    dragger.call("set_border", container=self.border["container"],
+                                 index=self.border["index"], position=20 + n % 80,
+                                 vertical=True, drag=drag)
+                    dragger.messages.clear()
+                    self.moves += 1
+                    time.sleep(0.03)
+
+    def _detect(self) -> None:
+        # A slow command (every profile's detect program, up to 5 s each), every 2 s.
+        with RawClient(self.socket, kind="control") as control:
+            while not self.stop.wait(2.0):
+                control.call("profile_detect")
+                control.messages.clear()
+                self.detects += 1
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=40)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="idea-bench-loop-") as work_dir:
+        work = Path(work_dir)
+        env = make_environment(work)
+        project = work / "project"
+        project.mkdir()
+        os.environ.update({k: env[k] for k in ("IDEA_HOME",)})
+        socket = start_daemon(env)
+        try:
+            return run(socket, project, args.samples)
+        finally:
+            with RawClient(socket, kind="control") as control:
+                control.request("kill_server", force=True)
+                time.sleep(0.3)
+
+
+def run(socket: str, project: Path, samples: int) -> int:
+    with RawClient(socket, width=150, height=40) as client:
+        client.call("project_new", path=str(project))
+        client.call("split", direction="right")
+        client.call("split", direction="right")
+        echo_cell, flood_cell, _ = (cell["id"] for cell in client.call("list_cells"))
+        client.call("select", target=f"%{echo_cell}")
+        client.call("send_keys", target=f"%{echo_cell}", keys=["cat", "Enter"])
+        scene = client.wait_for(lambda m: isinstance(m, Scene) and len(m.borders) == 2)
+        assert isinstance(scene, Scene)
+        border = {"container": scene.borders[0].container, "index": scene.borders[0].index}
+        echo_samples(client, echo_cell, 3, "warm")
+
+        pid = client.call("version")["pid"]
+        client.call("loop_stats", reset=True)
+        idle_cpu, idle_wall = cpu_seconds(pid), time.perf_counter()
+        idle = echo_samples(client, echo_cell, samples, "i")
+        idle_share = (cpu_seconds(pid) - idle_cpu) / (time.perf_counter() - idle_wall)
+        idle_loop = client.call("loop_stats", reset=True)
+
+        client.call("send_keys", target=f"%{flood_cell}", keys=[TITLE_FLOOD, "Enter"])
+        slow = client.request("capture", target=f"%{flood_cell}", wait="never shown",
+                              timeout=600)
+        with Load(socket, border) as load:
+            time.sleep(0.5)
+            client.call("loop_stats", reset=True)
+            load_cpu, load_wall = cpu_seconds(pid), time.perf_counter()
+            loaded = echo_samples(client, echo_cell, samples, "l")
+            load_share = (cpu_seconds(pid) - load_cpu) / (time.perf_counter() - load_wall)
+            loaded_loop = client.call("loop_stats")
+        client.call("send_keys", target=f"%{flood_cell}", keys=["C-c"])
+        del slow
+
+    def ms(value: float) -> str:
+        return f"{value * 1000:.1f} ms"
+
+    rows = [
+        ["echo latency, median", ms(statistics.median(idle)), ms(statistics.median(loaded))],
+        ["echo latency, p90", ms(percentile(idle, 0.9)), ms(percentile(loaded, 0.9))],
+        ["echo latency, worst", ms(max(idle)), ms(max(loaded))],
+        ["worst loop turn", f"{idle_loop['worstMs']:.1f} ms", f"{loaded_loop['worstMs']:.1f} ms"],
+        ["loop turn p99", f"{idle_loop['p99Ms']:.1f} ms", f"{loaded_loop['p99Ms']:.1f} ms"],
+        ["turns over 50 ms", str(idle_loop["slowTurns"]), str(loaded_loop["slowTurns"])],
+        ["watchdog heartbeats", str(idle_loop["turns"]), str(loaded_loop["turns"])],
+        ["daemon CPU (of one core)", f"{idle_share:.0%}", f"{load_share:.0%}"],
+    ]
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    print(f"idea daemon loop, {samples} echo samples per phase "
+          f"(load: {load.moves} border moves in drags of 60, {load.detects} profile "
+          "detections, a title flood, a waiting capture)")
+    print(format_table(["", "idle", "under load"], rows))
+    if loaded_loop["worstWhat"]:
+        print("\nworst turn under load, what ran:\n" + loaded_loop["worstWhat"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
