@@ -189,6 +189,10 @@ def assemble(
                                        "the built-in profiles are used")
     if profiles_problem is not None:
         service.problems.append(profiles_problem)
+    templates_problem = check_user_file(agent_ports.templates.load,
+                                        "no template can be used until it is fixed")
+    if templates_problem is not None:
+        service.problems.append(templates_problem)
     server.agents, server.admin = agents, admin
 
     def on_project_open(runtime: ProjectRuntime) -> None:

@@ -23,8 +23,10 @@ from adapters.store.layouts_codec import LayoutStore, default_layouts
 from adapters.store.profiles_codec import ProfileStore
 from adapters.store.project_codec import ProjectStore
 from adapters.store.registry import ProjectRegistry
+from adapters.store.templates_store import TemplateStore
 from adapters.store.workspace_codec import WorkspaceStore
 from core.agents.agent import Agent, AgentManifest
+from core.agents.templates import TemplateDraft
 from core.project import Project
 from core.workspace import Window, Workspace
 from idea_tui.control import CommandFailed
@@ -47,6 +49,7 @@ class Installation:
             "workspace.json": data / "workspace.json",
             "projects.json": data / "projects.json",
             "profiles.json": data / "profiles.json",
+            "index.json": data / "templates" / "index.json",
             "config.toml": self.locations.config_file,
             "project.json": ideai / "project.json",
             "layouts.json": ideai / "layouts.json",
@@ -84,6 +87,8 @@ def installation(tmp_path: Path, test_shell: Path,
     WorkspaceStore(locations.data).save(Workspace((Window(
         "80d0ab51-f382-4c78-b65f-e15a747e781d", "main", (str(root),), str(root)),)))
     ProfileStore(locations.data).save([])
+    templates = TemplateStore(locations.data)
+    templates.create("b1f0c2de-5a6b-4c7d-8e9f-0a1b2c3d4e5f", TemplateDraft("Reviewer", "# R\n"))
     locations.config_file.parent.mkdir(parents=True, exist_ok=True)
     locations.config_file.write_text('prefix = "ctrl+a"\n')
     yield Installation(tmp_path / "h", locations, root)
@@ -93,8 +98,8 @@ def _truncated(valid: bytes) -> bytes:
     return valid[: max(1, len(valid) // 2)]
 
 
-JSON_FILES = ("workspace.json", "projects.json", "profiles.json", "project.json",
-              "layouts.json", "agents.json", "background.json")
+JSON_FILES = ("workspace.json", "projects.json", "profiles.json", "index.json",
+              "project.json", "layouts.json", "agents.json", "background.json")
 
 # name -> how to spoil a file given its valid bytes
 Spoiler = Callable[[bytes], bytes]
@@ -111,11 +116,13 @@ JSON_CORPUS: dict[str, Spoiler] = {
     "version is text": lambda _: b'{"version": "1"}\n',
     "lists are objects": lambda _: json.dumps({
         "version": 1, "windows": {"a": 1}, "projects": {"a": 1}, "profiles": {"a": 1},
-        "layouts": {"a": 1}, "agents": {"a": []}, "activeId": 3, "id": 4, "name": [],
+        "layouts": {"a": 1}, "agents": {"a": []}, "templates": {"a": 1}, "activeId": 3,
+        "id": 4, "name": [],
     }).encode(),
     "entries of the wrong type": lambda _: json.dumps({
         "version": 1, "windows": [7], "projects": [None], "profiles": ["x"],
-        "layouts": [[]], "agents": [1, "x"], "activeId": "x", "id": "x", "name": "x",
+        "layouts": [[]], "agents": [1, "x"], "templates": [2], "activeId": "x", "id": "x",
+        "name": "x",
     }).encode(),
     "NaN": lambda _: b'{"version": NaN}\n',
     "nested too deeply": lambda _: b"[" * 200_000,
