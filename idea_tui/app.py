@@ -75,6 +75,9 @@ class IdeaApp(App[str], inherit_bindings=False):
         # typed before that frame go to the shell, never half to it and half to the wizard.
         self._first_run_pending = False
         self._early: list[DaemonMessage] = []
+        # The grid's size as laid out, sent once the first-run answer is in: sent earlier,
+        # it would queue the daemon's relayout ahead of that answer (and of the first frame).
+        self._held_size: tuple[int, int] | None = None
         # Keys and pastes typed while a key's action (focus move, split, ...) is on its way
         # to the daemon wait here, then go to the cell the action left focused.
         self._actions_running = 0
@@ -135,6 +138,8 @@ class IdeaApp(App[str], inherit_bindings=False):
         if wizard is not None:
             self.push_screen(wizard)
         self._first_run_pending = False
+        if self._held_size is not None:
+            self._send_size(*self._held_size)
         early, self._early = self._early, []
         for message in early:
             self.handle_message(message)
@@ -143,7 +148,9 @@ class IdeaApp(App[str], inherit_bindings=False):
             self.call_after_refresh(self._after_first_frame)
 
     def _send_size(self, width: int, height: int) -> None:
-        if self.gateway is not None and width > 0 and height > 0:
+        if self._first_run_pending:
+            self._held_size = (width, height)
+        elif self.gateway is not None and width > 0 and height > 0:
             self.gateway.resize(width, height)
 
     # ─── daemon messages ─────────────────────────────────────────────────────────────

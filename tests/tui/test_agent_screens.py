@@ -192,8 +192,11 @@ def test_the_wizard_comes_with_the_first_frame_and_keys_typed_before_go_to_the_s
         await pilot.pause()
         assert app.view.scene is None, "nothing is drawn before the first-run answer"
         assert gateway.keys == [], "keys wait for the first frame"
+        # The grid's size (a relayout in the daemon) goes after the first-run request.
+        assert len(gateway.sizes) == 1, "only the size the connection was opened with"
         answered.set()
         await screen(pilot, ProfilesScreen)
+        assert len(gateway.sizes) == 2
         assert seen == [True], "the wizard is on top when the first scene is drawn"
         assert [(cell, key) for cell, key, _ in gateway.keys] == [
             ("cell-1", "l"), ("cell-1", "s"), ("cell-1", "enter")]
