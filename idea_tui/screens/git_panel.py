@@ -105,6 +105,9 @@ class GitScreen(ModalScreen[None]):
         self.root: str | None = status["root"] if status else None
         self.problem = ""
         self.rows: list[tuple[str, dict[str, Any] | None]] = []
+        # Set by `c` at once: focus moves to the message box only after the keys already
+        # queued, so keys typed right after `c` are text for the box, never panel commands.
+        self.composing = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -171,6 +174,9 @@ class GitScreen(ModalScreen[None]):
     def _fill(self) -> None:
         table = self.query_one(DataTable)
         keep = table.cursor_row
+        # A refresh keeps the cursor on the same row (a section header, or a file) when it
+        # is still there, so a refresh between two keys never changes what the second acts on.
+        was = self._row_key(self.rows[keep]) if 0 <= keep < len(self.rows) else None
         table.clear()
         self.rows = []
         if self.status is None:
@@ -188,10 +194,19 @@ class GitScreen(ModalScreen[None]):
                 table.add_row(mark, Text(shown))
                 self.rows.append((section, item))
         if self.rows:
+            keys = [self._row_key(row) for row in self.rows]
+            if was is not None and was in keys:
+                table.move_cursor(row=keys.index(was))
+                return
             wanted = keep if 0 <= keep < len(self.rows) else 0
             if self.rows[wanted][1] is None and wanted + 1 < len(self.rows):
                 wanted += 1
             table.move_cursor(row=wanted)
+
+    @staticmethod
+    def _row_key(row: tuple[str, dict[str, Any] | None]) -> tuple[str, str | None]:
+        section, item = row
+        return section, (item["path"] if item is not None else None)
 
     def _selected(self) -> tuple[str, dict[str, Any] | None] | None:
         row = self.query_one(DataTable).cursor_row
@@ -322,13 +337,24 @@ class GitScreen(ModalScreen[None]):
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.composing = False
         await self.commit(event.value)
 
     async def on_key(self, event: events.Key) -> None:
-        if isinstance(self.focused, Input):
+        box = self.query_one(Input)
+        if isinstance(self.focused, Input) or self.composing:
             if event.key == "escape":
                 event.stop()
+                self.composing = False
                 self.query_one(DataTable).focus()
+            elif not isinstance(self.focused, Input):
+                # Typed before the box had the focus: it is still the message.
+                event.stop()
+                if event.key == "enter":
+                    self.composing = False
+                    await self.commit(box.value)
+                elif event.character and event.character.isprintable():
+                    box.insert_text_at_cursor(event.character)
             return
         key = event.character if event.character and event.character.isprintable() else event.key
         handlers: dict[str, Callable[[], Awaitable[None]]] = {
@@ -348,7 +374,8 @@ class GitScreen(ModalScreen[None]):
             self.query_one(DiffView).select_hunk(-1 if key == "[" else 1)
         elif key == "c":
             event.stop()
-            self.query_one(Input).focus()
+            self.composing = True
+            box.focus()
         elif key == "g" and self.runner is not None:
             event.stop()
             self.dismiss(None)

@@ -210,3 +210,24 @@ def test_fetch_pull_push_keys() -> None:
             "git_fetch", "git_pull", "git_push"]
 
     drive(make_app(gateway), scenario)
+
+
+def test_a_refresh_keeps_the_cursor_on_the_section_header() -> None:
+    """A refresh between two keys (the watcher fired) must not move the cursor: `u` on the
+    Staged header unstages the whole section, not its first file."""
+    gateway = panel_gateway()
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await open_panel(pilot, gateway)
+        await pilot.press("up")  # from the first staged file to the section's header
+        app = pilot.app
+        assert isinstance(app, IdeaApp)
+        app.handle_message(Changed(topic="git", key=ROOT))
+        await settle(pilot)
+        gateway.calls.clear()
+        await pilot.press("u")
+        await settle(pilot)
+        assert gateway.calls[0] == ("git_unstage", {
+            "paths": [{"path": "src/auth.py"}, {"path": "docs/login.md"}]})
+
+    drive(make_app(gateway), scenario)
