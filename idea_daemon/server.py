@@ -253,6 +253,8 @@ class DaemonServer:
                 client.window_id, client.width, client.height)
 
     def _on_client_gone(self, client: ClientConnection) -> None:
+        # A client that detaches (prefix d, a closed terminal) leaves its edits on disk.
+        self._service().persistence.layout_saver.flush()
         # Another client of the same window takes over the size.
         others = [
             c for c in self.clients.values() if c.attached and c.window_id == client.window_id

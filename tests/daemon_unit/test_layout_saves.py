@@ -134,3 +134,15 @@ def test_an_edit_that_changes_nothing_adds_no_undo_step(unit: UnitDaemon) -> Non
     unit.call("undo")
     unit.call("undo")
     assert len(list(iter_leaves(_tree(unit).root))) == 1, "two undos undo the move and split"
+
+
+def test_pending_layouts_are_written_when_the_dragging_client_leaves(unit: UnitDaemon) -> None:
+    unit.attach(width=120, height=30)
+    root = unit.project()
+    unit.call("split", direction="right")
+    _drag(unit, range(30, 40))
+    client = next(iter(unit.server.clients.values()))
+    unit.server.clients.pop(client.id)
+    unit.server._on_client_gone(client)  # what the server does when its socket closes
+    assert not unit.service.persistence.layout_saver.pending
+    assert _last_saved(unit, root).active.tree == _tree(unit)
