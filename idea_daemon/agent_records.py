@@ -133,10 +133,17 @@ class AgentRecords:
             self.write_background(runtime, entries)
 
     def write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
+        """Save the records; a failure is said on the status line and logged (this runs
+        when an agent exits by itself too, where no command could report it)."""
         path = self.background_path(runtime)
-        ensure_directory(path.parent)
-        replace_json(path, {"version": 1, "agents": entries},
-                     lambda data: decode_background(data, str(path)))
+        try:
+            ensure_directory(path.parent)
+            replace_json(path, {"version": 1, "agents": entries},
+                         lambda data: decode_background(data, str(path)))
+        except StoreError as exc:
+            self.service.persistence.store_failed(f"background {runtime.root}", runtime, exc)
+        else:
+            self.service.persistence.store_saved(f"background {runtime.root}")
 
 
 def decode_background(data: object, source: str) -> dict[str, dict[str, Any]]:

@@ -149,6 +149,10 @@ class Persistence:
         self.listener.notify(window.id if window else None, f"not saved: {exc.message}",
                               "error")
 
+    def store_saved(self, store: str) -> None:
+        """A save worked: its next failure is told again."""
+        self._failing_stores.discard(store)
+
     def notify_problem(self, runtime: ProjectRuntime, message: str) -> None:
         """Tell the clients showing a project about a problem with one of its files."""
         window = self.lookups.window_of_project(runtime)

@@ -44,3 +44,26 @@ def test_a_workspace_json_that_cannot_be_written_is_reported_once_and_logged(
         workspace.mkdir()
         client.call("window_new", name="fifth")
         assert len(_not_saved(client)) == 2
+
+
+def test_background_records_that_cannot_be_written_are_reported(tmp_path: Path) -> None:
+    """A background agent is recorded in `run/background.json`: when that cannot be
+    written the agent still runs, and the failure is said on the status line."""
+    from tests.helpers.unit_daemon import UnitDaemon
+
+    unit = UnitDaemon(tmp_path)
+    try:
+        client = unit.attach()
+        root = unit.project()
+        unit.call("agent_new", name="Worker")
+        record = root / ".ideai" / "run" / "background.json"
+        record.mkdir(parents=True)  # every write of it fails (even for root)
+        status = unit.call("agent_launch", agent="Worker", background=True)
+        assert status["state"] == "running"
+        writer = client.writer
+        unit.until(lambda: any(isinstance(m, Notice) and "not saved" in m.text
+                               and "background.json" in m.text
+                               for m in writer.messages()),  # type: ignore[attr-defined]
+                   "the failure was told")
+    finally:
+        unit.close()
