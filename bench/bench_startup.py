@@ -317,7 +317,8 @@ def _seconds(values: list[float]) -> str:
     return f"{_median(values):.3f} s ({min(values):.3f}–{max(values):.3f})"
 
 
-def report(idea: Figures, tmux: Figures | None, runs: int, idle: float) -> str:
+def report(idea: Figures, tmux: Figures | None, runs: int, idle: float,
+           attach_only: bool = False) -> str:
     rows: list[tuple[str, str, str, str, str, str]] = []
 
     def add(
@@ -414,6 +415,8 @@ def report(idea: Figures, tmux: Figures | None, runs: int, idle: float) -> str:
         f"≤ {TARGET_CPU:g} %",
     )
 
+    if attach_only:  # the other figures were not measured
+        rows = [row for row in rows if "attach" in row[0] or "that frame" in row[0]]
     headers = ("figure", "idea", "tmux", "idea/tmux", "target", "")
     return format_table(headers, rows)
 
@@ -461,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{version.stdout.strip()} vs {tmux_version}; PTY {COLS}x{ROWS}; "
             f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}"
         )
-        print(report(idea_figures, tmux_figures, args.runs, args.idle))
+        print(report(idea_figures, tmux_figures, args.runs, args.idle, args.attach_only))
     return 0
 
 
