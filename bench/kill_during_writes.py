@@ -65,7 +65,8 @@ def main() -> int:
         ["layout edits sent", str(sum(stats.edits.values()))],
         ["kills inside a write (temp file left)", str(stats.temp_files_left)],
         ["rounds that changed layouts.json", str(stats.layout_changed)],
-        ["most temp files present at once", str(stats.most_temp_files)],
+        ["most temp files present at once (stale ones go at the next write)",
+         str(stats.most_temp_files)],
         ["files unreadable / restores wrong", "0 / 0" if not failure else "see FAIL"],
         ["elapsed (s)", f"{time.monotonic() - started:.0f}"],
     ]))

@@ -17,6 +17,7 @@ import os
 import random
 import signal
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,8 @@ class RoundStats:
     rounds: int = 0
     edits: Counter[str] = field(default_factory=Counter)
     temp_files_left: int = 0
-    """Rounds whose kill left a `.NAME.XXXX.tmp` behind: it landed inside a write."""
+    """Rounds whose kill left a `.NAME.XXXX.tmp` made during the round: it landed inside a
+    write, between the temp file and the rename."""
     layout_changed: int = 0
     """Rounds after which layouts.json differed from before the storm."""
     most_temp_files: int = 0
@@ -135,6 +137,7 @@ def one_round(idea: IdeaEnv, roots: list[Path], rng: random.Random, stats: Round
     pid = idea.daemon_pid()
     assert pid is not None
     before = [(r / ".ideai" / "layouts.json").read_bytes() for r in roots]
+    round_started = time.time()
     stop = threading.Event()
     thread = threading.Thread(target=storm, args=(idea, stats, stop, rng.randrange(2**32)))
     edits_before = sum(stats.edits.values())
@@ -149,9 +152,9 @@ def one_round(idea: IdeaEnv, roots: list[Path], rng: random.Random, stats: Round
     assert not thread.is_alive(), "the edit storm did not stop"
     stats.rounds += 1
     folders = [r / ".ideai" for r in roots] + [idea.locations.data]
-    temps = sum(1 for folder in folders for _ in folder.glob(".*.tmp"))
-    stats.most_temp_files = max(stats.most_temp_files, temps)
-    if temps:
+    temps = [path for folder in folders for path in folder.glob(".*.tmp")]
+    stats.most_temp_files = max(stats.most_temp_files, len(temps))
+    if any(path.stat().st_mtime >= round_started for path in temps):
         stats.temp_files_left += 1
     if [(r / ".ideai" / "layouts.json").read_bytes() for r in roots] != before:
         stats.layout_changed += 1
