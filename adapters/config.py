@@ -9,6 +9,10 @@ Example::
     prefix = "ctrl+a"              # the key before every workspace key (tmux style)
     scrollback_lines = 20000       # lines of history kept per cell by the daemon
     refresh_env = ["AWS_PROFILE"]  # more variables taken from the attaching terminal
+
+    [delegation]                   # D9: seconds (tests set them low)
+    turn_timeout = 300             # from delivery to the reply
+    queue_wait_cap = 600           # waiting in an agent's queue
 """
 
 from __future__ import annotations
@@ -27,6 +31,23 @@ class ConfigError(IdeaError):
     """The config file exists but cannot be used as it is."""
 
 
+class Delegation(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Bounds of delegation between agents (D9), in seconds unless said otherwise."""
+
+    turn_timeout: float = 300.0
+    """From delivery to the reply; then the asker gets a timeout and the queue moves on."""
+    queue_wait_cap: float = 600.0
+    """How long a task may wait in an agent's queue before it is delivered."""
+    rendezvous_timeout: float = 86_400.0
+    """The server's safety net for a whole ask."""
+    queue_cap: int = 32
+    """Tasks waiting for one agent (its current one excluded)."""
+    poll_max: float = 100.0
+    """How long one blocking MCP call waits before "no reply yet, call again"."""
+    progress_every: float = 20.0
+    """Progress notifications at least this often during a blocking call."""
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     prefix: str = "ctrl+b"
     """The prefix key, as Textual names keys: "ctrl+b", "ctrl+a", "ctrl+space"..."""
@@ -35,6 +56,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     refresh_env: list[str] = []
     """Extra environment variables refreshed from the attaching client for new cells,
     beside those tmux refreshes (SSH_AUTH_SOCK, DISPLAY, ...)."""
+    delegation: Delegation = Delegation()
 
 
 def load_config(path: Path) -> tuple[Config, str | None]:
@@ -77,6 +99,10 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
             f"{source}: scrollback_lines must be from 0 to {MAX_SCROLLBACK}, "
             f"got {config.scrollback_lines}"
         )
+    bounds = config.delegation
+    if min(bounds.turn_timeout, bounds.queue_wait_cap, bounds.rendezvous_timeout,
+           bounds.poll_max, bounds.progress_every) <= 0 or bounds.queue_cap < 1:
+        raise ConfigError(f"{source}: every [delegation] bound must be above zero")
     if not config.prefix.strip():
         raise ConfigError(f"{source}: prefix must name a key, e.g. \"ctrl+b\"")
     return config

@@ -44,6 +44,17 @@ class Locations:
         return Path(f"/tmp/idea-{os.getuid()}-{digest}.sock")
 
     @property
+    def mcp_socket(self) -> Path:
+        """The MCP bridge socket (`ss -xp | grep idea-mcp` finds it, FEATURES MCP-3)."""
+        path = self.runtime / "idea-mcp.sock"
+        if len(os.fsencode(path)) <= MAX_SOCKET_PATH:
+            return path
+        import hashlib
+
+        digest = hashlib.sha256(os.fsencode(self.runtime)).hexdigest()[:16]
+        return Path(f"/tmp/idea-mcp-{os.getuid()}-{digest}.sock")
+
+    @property
     def pid_file(self) -> Path:
         return self.runtime / "daemon.pid"
 

@@ -22,6 +22,7 @@ import re
 import signal
 import sys
 import termios
+import time
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -34,6 +35,10 @@ DEFAULT_RATE_LIMIT = "You've hit your limit · resets 3:40am"
 DEFAULT_END_MARKER = "<<<END-CONTEXT>>>"
 PASTE_START = b"\x1b[200~"
 PASTE_END = b"\x1b[201~"
+TASK_RE = re.compile(
+    r"^\[idea · task from (?P<who>.+?) · ticket (?P<ticket>[^\]\s]+)\] ?(?P<task>.*)\Z", re.S
+)
+"""A task idea delivered (DECISIONS D8); the words of the task script the turn."""
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 # Variables worth showing in the report: idea's own (D22), this program's, and the CLIs'.
 ENV_PREFIXES = ("IDEA_", "FAKE_AGENT_", "CODEX_", "CLAUDE_", "GEMINI_")
@@ -59,6 +64,10 @@ def write(text: str | bytes) -> None:
             data = data[os.write(1, data) :]
         except InterruptedError:
             continue
+
+
+def title(text: str) -> None:
+    write(f"\x1b]0;{text}\x07")
 
 
 def say(line: str) -> None:
@@ -268,6 +277,9 @@ class LineEditor:
             return True
         if PASTE_START.startswith(self.pending):
             return False
+        if self.pending.startswith(b"\x1b\x1b"):
+            self.pending = self.pending[1:]  # a lone Esc key (an interrupt), then a sequence
+            return True
         match = re.match(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^\[O])", self.pending)
         if match is None:
             return False  # an unfinished CSI sequence
@@ -308,6 +320,12 @@ class Agent:
         self.exit_code: int | None = None
         self.collecting: list[str] | None = [] if args.stdin_context else None
         self.stdin_seen = False
+        self.link: Any = None
+        self.tool_calls: list[dict[str, Any]] = []
+        self.turns: list[dict[str, Any]] = []
+        """Per task: when its turn started and when the reply call began (time.monotonic,
+        shared by every process: benchmarks subtract the agent's own time)."""
+        self.mcp_error: str | None = None
 
     # Start ------------------------------------------------------------------------------
 
@@ -325,10 +343,107 @@ class Agent:
                 "servers=" + ",".join(entry["servers"]))
             say(f"MCP {entry['path']} {detail}")
         self._open_session()
+        if args.mcp_connect:
+            self._connect()
         self.report()
         write(args.prompt)
         if args.exit_after == 0:
             raise Exit(0)
+
+    def _connect(self) -> None:
+        """Connect to the MCP server of the first --mcp-config, as a real CLI does."""
+        if not self.args.mcp_config:
+            self.mcp_error = "no --mcp-config"
+            say("MCP-ERROR no --mcp-config")
+            return
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from mcp_link import McpLink  # the SDK: only when asked for
+
+        link = McpLink(self.args.mcp_config[0])
+        link.start()
+        if link.error is not None:
+            self.mcp_error = link.error
+            say(f"MCP-ERROR {link.error}")
+            return
+        self.link = link
+        say("MCP connected")
+
+    # A turn scripted by the task: reply TEXT, ask NAME TEXT, stall S TEXT, never, crash,
+    # twice TEXT, ask-cancel NAME TEXT, silent; anything else is answered "done: TASK".
+
+    def turn(self, who: str, ticket: str, task: str) -> None:
+        self.turns.append({"ticket": ticket, "start": time.monotonic(), "replying": None})
+        title(f"fake-agent: working {ticket}")
+        say(f"TASK {ticket} from {who}: {task}")
+        word, _, rest = task.strip().partition(" ")
+        try:
+            if word == "reply":
+                self.reply(ticket, rest)
+            elif word == "ask":
+                name, _, sub = rest.partition(" ")
+                self.reply(ticket, f"{name} said: {self.ask(name, sub)}")
+            elif word == "stall":
+                seconds, _, text = rest.partition(" ")
+                time.sleep(float(seconds))
+                self.reply(ticket, text or "done")
+            elif word == "never":
+                say(f"NOT-REPLYING {ticket}")
+            elif word == "crash":
+                say(f"CRASHING {ticket}")
+                raise Exit(3)
+            elif word == "twice":
+                self.reply(ticket, rest)
+                self.reply(ticket, rest + " (again)")
+            elif word == "ask-cancel":
+                name, _, sub = rest.partition(" ")
+                self.ask_cancel(name, sub)
+                self.reply(ticket, "cancelled my ask")
+            elif word == "silent":
+                say(f"plain text answer to {ticket}")
+            else:
+                self.reply(ticket, f"done: {task}")
+        finally:
+            title("fake-agent")
+
+    def tool(self, name: str, arguments: dict[str, Any]) -> tuple[bool, str]:
+        if self.link is None:
+            return True, self.mcp_error or "no MCP connection"
+        is_error, text = self.link.call(name, arguments)
+        self.tool_calls.append({"tool": name, "arguments": arguments, "isError": is_error,
+                                "text": text})
+        self.report()
+        return is_error, text
+
+    def reply(self, ticket: str, result: str) -> None:
+        for turn in self.turns[-1:]:
+            if turn["ticket"] == ticket and turn["replying"] is None:
+                turn["replying"] = time.monotonic()
+        is_error, text = self.tool("idea_reply", {"result": result, "ticket": ticket})
+        say(f"REPLY-ERROR {ticket}: {text}" if is_error else f"REPLIED {ticket}")
+
+    def ask(self, target: str, task: str) -> str:
+        arguments: dict[str, Any] = {"target": target, "task": task}
+        while True:
+            is_error, text = self.tool("idea_ask_agent", arguments)
+            if is_error:
+                say(f"ASK-ERROR {target}: {text}")
+                return f"error: {text}"
+            pending = re.search(r'^No reply yet.*ticket="([^"]+)"', text)
+            if pending is None:
+                say(f"ASKED {target}: {text}")
+                return text
+            arguments = {"target": target, "ticket": pending.group(1)}
+
+    def ask_cancel(self, target: str, task: str) -> None:
+        """Start an ask and cancel the call at its first progress report (Esc in a CLI)."""
+        import threading
+
+        progressed = threading.Event()
+        call = self.link.submit("idea_ask_agent", {"target": target, "task": task},
+                                lambda _message: progressed.set())
+        progressed.wait(60)
+        call.cancel()
+        say(f"ASK-CANCELLED {target}")
 
     def _open_session(self) -> None:
         args = self.args
@@ -365,7 +480,11 @@ class Agent:
             write(self.args.prompt)
             return
         self._record(text)
-        self.command(text)
+        task = TASK_RE.match(text)
+        if task is not None and self.args.mcp_connect:
+            self.turn(task["who"], task["ticket"], task["task"])
+        else:
+            self.command(text)
         limit = self.args.exit_after
         if limit is not None and len(self.messages) >= limit:
             raise Exit(0)
@@ -470,6 +589,8 @@ class Agent:
             "bracketedPaste": args.bracketed_paste,
             "state": self.state,
             "exitCode": self.exit_code,
+            "mcp": {"connected": self.link is not None, "error": self.mcp_error,
+                    "calls": self.tool_calls, "turns": self.turns},
         }
         path = Path(args.report)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -588,6 +709,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mcp = parser.add_argument_group("MCP and other CLI options (recorded in the report)")
     mcp.add_argument("--mcp-config", nargs="+", action="extend", default=[], metavar="FILE")
     mcp.add_argument("--strict-mcp-config", action="store_true")
+    mcp.add_argument("--mcp-connect", action="store_true",
+                     help="connect to the first --mcp-config's server with the mcp SDK and "
+                          "answer idea's tasks through it (needs the mcp package)")
     mcp.add_argument("-c", "--config", action="append", default=[], metavar="KEY=VALUE",
                      help="Codex-style override; developer_instructions=TEXT is context (flag)")
     mcp.add_argument("--add-dir", nargs="+", action="extend", default=[], metavar="DIR")

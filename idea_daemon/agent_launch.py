@@ -8,6 +8,7 @@ CLAUDE.md or AGENTS.md in the project are never touched. Every strategy gets the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,7 +33,10 @@ class PreparedLaunch:
 
 
 def context_sections(
-    runtime: ProjectRuntime, persona: str, work_root: str | None = None
+    runtime: ProjectRuntime,
+    persona: str,
+    work_root: str | None = None,
+    orchestration: str | None = None,
 ) -> ContextSections:
     """The sections an agent gets today; later issues add orchestration, memory, state."""
     shared = Path(runtime.root) / ".ideai" / "CONTEXT.md"
@@ -48,6 +52,7 @@ def context_sections(
             f"`{work_root}` (a checkout of `{runtime.root}` on your own branch): read, edit, "
             "run commands and commit there, never in the main checkout."
         ),
+        orchestration=orchestration,
         project_context=project_context,
         persona=persona,
     )
@@ -81,6 +86,8 @@ def prepare_launch(
     base_env: dict[str, str],
     with_mcp: bool,
     work_root: str | None = None,
+    orchestration: str | None = None,
+    mcp_config: Callable[[Path], Path | None] | None = None,
 ) -> PreparedLaunch:
     """Write the run dir's files and build what to spawn.
 
@@ -94,7 +101,7 @@ def prepare_launch(
     if conversation_id is not None and conversation_problem is not None:
         raise UnsafePath(conversation_id, "recorded conversation id", conversation_problem)
     run_dir.mkdir(parents=True, exist_ok=True)
-    content = compose_context(context_sections(runtime, persona, work_root))
+    content = compose_context(context_sections(runtime, persona, work_root, orchestration))
     context_path = run_dir / CONTEXT_FILE
     context_path.write_text(content, encoding="utf-8")
     if isinstance(profile.context_injection, ConventionFile):
@@ -108,13 +115,17 @@ def prepare_launch(
         "content": content,
         "conversationId": conversation_id or "",
     }
-    if not with_mcp:
-        # No MCP server in this daemon yet: launch without the profile's MCP block rather
-        # than point the CLI at a config that does not exist.
+    mcp_path = None
+    if with_mcp and profile.mcp is not None and mcp_config is not None:
+        written = mcp_config(run_dir)
+        mcp_path = str(written) if written is not None else None
+    if mcp_path is None:
+        # No MCP server for this launch: leave the profile's MCP block out rather than
+        # point the CLI at a config that does not exist.
         profile = replace(profile, mcp=None)
-    argv = command_line(profile, values, session=mode)
+    argv = command_line(profile, values, session=mode, mcp_path=mcp_path)
     env = dict(base_env)
-    env.update(render_env(profile, values))
+    env.update(render_env(profile, values, mcp_path=mcp_path))
     env["IDEA_AGENT"] = agent.id
     env["IDEA_AGENT_NAME"] = agent.name
     env["IDEA_PROJECT"] = runtime.root

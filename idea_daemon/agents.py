@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from adapters.store.agents_codec import AgentStore, PersonaStore
 from adapters.store.profiles_codec import ProfileStore, decode_profile
@@ -56,6 +56,18 @@ log = logging.getLogger(__name__)
 CONTEXT_FILE = "context.md"
 
 
+class LaunchHooks(Protocol):
+    """What the orchestration service adds to a launch (D7 section, MCP config, D11)."""
+
+    def context_section(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile
+    ) -> str: ...
+
+    def mcp_config(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, run_dir: Path
+    ) -> Path | None: ...
+
+
 class AgentRuntime:
     """The agent operations of one daemon. Created by the composition root."""
 
@@ -75,6 +87,8 @@ class AgentRuntime:
         # (runtime, agent id) → (folder, branch) of the agent's own worktree, or None (set
         # by the composition root when git is available; idea_daemon/agent_worktrees.py).
         self.worktree_of: Callable[[ProjectRuntime, str], tuple[str, str] | None] | None = None
+        self.hooks: LaunchHooks | None = None
+        """Set by the composition root: the orchestration service's part of a launch."""
         self.profiles_problem: str | None = None
         service.hooks.exit_handlers.append(self._on_agent_exit)
         service.hooks.agent_cell_message = self._cell_message
@@ -302,6 +316,14 @@ class AgentRuntime:
             base_env=self.service.programs.cell_env(cell_id),
             with_mcp=self.mcp_available,
             work_root=work_root,
+            orchestration=(
+                self.hooks.context_section(runtime, agent, profile) if self.hooks else None
+            ),
+            mcp_config=(
+                (lambda run_dir: hooks.mcp_config(runtime, agent, profile, run_dir))
+                if (hooks := self.hooks) is not None
+                else None
+            ),
         )
         cols, rows = self._size_for(runtime, cell)
         session = self.service.programs.spawn_program(

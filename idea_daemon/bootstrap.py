@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters.config import load_config
+from adapters.config import Delegation, load_config
 from adapters.emulator import PyteEmulator
 from adapters.locations import Locations
 from adapters.pty import PtyProcess, PtySpawnError
@@ -28,6 +28,7 @@ from adapters.store.registry import ProjectRegistry
 from adapters.store.templates_store import TemplateStore
 from adapters.store.workspace_codec import WorkspaceStore
 from core.errors import IdeaError
+from core.orchestration.tickets import Limits
 from core.terminal import TerminalEmulator
 from core.version import VERSION
 from idea_daemon import (
@@ -41,6 +42,8 @@ from idea_daemon import (
 from idea_daemon.agent_admin import AgentAdmin
 from idea_daemon.agents import AgentRuntime
 from idea_daemon.commands import Handler
+from idea_daemon.orchestration.mcp_host import McpHost
+from idea_daemon.orchestration.service import OrchestrationService
 from idea_daemon.ports import Pty, SpawnFailed, WorkspacePorts
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.runtime_files import check_user_file
@@ -159,7 +162,36 @@ def build(locations: Locations) -> DaemonServer:
         assert server.service is not None
         server.service.problems.append(problem)
     _wire_git(server)
+    _wire_orchestration(server, locations, config.delegation)
     return server
+
+
+def _wire_orchestration(server: DaemonServer, locations: Locations, bounds: Delegation) -> None:
+    """Delegation (issue 8): the MCP host and the orchestration service, with the user's
+    bounds (D9)."""
+    from idea_daemon import commands_orchestration
+
+    assert server.service is not None and server.agents is not None
+    limits = Limits(
+        turn_timeout=bounds.turn_timeout,
+        queue_wait_cap=bounds.queue_wait_cap,
+        rendezvous_timeout=bounds.rendezvous_timeout,
+        queue_cap=bounds.queue_cap,
+        poll_max=bounds.poll_max,
+        progress_every=bounds.progress_every,
+    )
+    orchestration = OrchestrationService(server.service, server.agents, limits)
+    orchestration.host = McpHost(locations.mcp_socket, orchestration)
+    from adapters.watch import watch_directory
+    from idea_daemon.orchestration.file_protocol import FileProtocol
+
+    orchestration.files = FileProtocol(orchestration, orchestration.file_caller, watch_directory)
+    server.agents.hooks = orchestration
+    server.agents.mcp_available = True
+    server.orchestration = orchestration
+    server.start_hooks.append(orchestration.open)
+    server.stop_hooks.append(orchestration.close)
+    server.handlers.update(commands_orchestration.COMMANDS)
 
 
 def assemble(

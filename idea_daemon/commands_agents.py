@@ -87,6 +87,9 @@ def agent_list(server: DaemonServer, client: ClientConnection, params: dict[str,
         drift = drifting.get(status.agent.id)
         if drift is not None:
             info["updateAvailable"] = {"from": drift.from_version, "to": drift.to_version}
+        if server.orchestration is not None:
+            # What it is doing for the team: idle/working/blocked, its queue, its ticket.
+            info.update(server.orchestration.panel_info(runtime, status.agent))
         listed.append(info)
     return listed
 

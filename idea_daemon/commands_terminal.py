@@ -31,6 +31,7 @@ def _running_session(
 def _write(session: TerminalSession, data: bytes) -> dict[str, int]:
     if not session.write(data):
         raise CommandError("the program is not reading its input (too much is pending)")
+    session.note_human_input(data)
     return {"bytes": len(data)}
 
 

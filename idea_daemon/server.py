@@ -10,7 +10,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from adapters.ipc import framing
@@ -67,6 +67,10 @@ class DaemonServer:
         # (idea_daemon.agent_worktrees), set by bootstrap when git can be used.
         self.git: Any = None
         self.worktrees: Any = None
+        self.orchestration: Any = None
+        self.start_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.stop_hooks: list[Callable[[], Awaitable[None]]] = []
+        """Services that start with the listener and stop with it (the MCP host...)."""
         self.clients: dict[int, ClientConnection] = {}
         self.frames = FrameSender(self.clients, self._service, self.claim_size)
         self.handlers: dict[str, Handler] = {}
@@ -98,6 +102,8 @@ class DaemonServer:
         self._poll_task = self._loop.create_task(self._poll_foreground())
         self.watchdog = LoopWatchdog(self._loop)
         self.watchdog.start()
+        for hook in self.start_hooks:
+            await hook()
 
     def request_stop(self, reason: str) -> None:
         """Stop serving soon (from a signal handler or a command)."""
@@ -139,6 +145,11 @@ class DaemonServer:
             client.writer.close()
         if self._server is not None:
             self._server.close()
+        for hook in self.stop_hooks:
+            try:
+                await hook()
+            except Exception:
+                log.exception("stopping a service failed")
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.socket_path)
         self.stopped.set()
@@ -317,6 +328,8 @@ class DaemonServer:
         if data and not session.write(data):
             self.frames.notify(client.window_id, "input refused: the program is not reading",
                                "error")
+        elif data:
+            session.note_human_input(data)
         del service
 
     def _is_latest(self, client: ClientConnection, previous: float) -> bool:

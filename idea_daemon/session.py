@@ -92,6 +92,9 @@ class TerminalSession:
     attention: str = ""
     """Why the cell wants the user: "bell", "notify: …", "activity", "silence" (or "")."""
     last_output: float = 0.0
+    human_draft: bool = False
+    """A person typed into the cell and has not submitted yet: a delegated task waits."""
+    human_input_at: float = 0.0
     monitor_activity: bool = False
     """Flag output that starts after a quiet spell (tmux monitor-activity)."""
     monitor_silence: float = 0.0
@@ -401,6 +404,15 @@ class TerminalSession:
             self._front = self.pty.foreground_command()
             self._front_read = now
         return self._front
+
+    def note_human_input(self, data: bytes) -> None:
+        """Keys from a person (a client, send-keys, paste): track a half-typed draft, which a
+        delegated task must never be merged into (DLG, D4)."""
+        self.human_input_at = time.monotonic()
+        last_submit = max(data.rfind(b"\r"), data.rfind(b"\n"), data.rfind(b"\x03"),
+                          data.rfind(b"\x15"))
+        # A submit, Ctrl-C or Ctrl-U ends the draft; anything typed after it starts one.
+        self.human_draft = len(data) - 1 > last_submit if last_submit >= 0 else bool(data)
 
     def busy_command(self) -> str | None:
         """The program a user would lose by closing this cell, if any.

@@ -61,6 +61,10 @@ def _agents_table(agents: list[dict[str, Any]]) -> None:
         if "updateAvailable" in agent:
             update = agent["updateAvailable"]
             badge = f"  [update available v{update['from']} → v{update['to']}]"
+        if agent["state"] == "running":
+            from idea_tui.cli_orchestration import team_activity
+
+            state += team_activity(agent)
         print(f"{agent['name']:<18} {agent['profileId']:<12} {state}{badge}")
 
 
@@ -465,6 +469,9 @@ def register(sub: Any) -> None:
     sync = action("sync", cmd_agent_sync, "update the agent's Markdown from its template")
     sync.add_argument("agent")
     force_option(sync)
+    from idea_tui.cli_orchestration import register as register_orchestration
+
+    register_orchestration(sub, actions)
     keep = action("keep-in-sync", cmd_agent_keep_in_sync, "turn template sync on or off")
     keep.add_argument("agent")
     keep.add_argument("state", choices=("on", "off"))

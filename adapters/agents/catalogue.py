@@ -56,6 +56,21 @@ CLAUDE_CODE: dict[str, Any] = {
     ),
     "submitSequence": "\r",
     "submitDelayMs": 60,
+    # When is it free? (core.agents.state_rules; `idea agent state NAME --explain`.) Claude
+    # Code puts a braille spinner in its title and "esc to interrupt" under its input box
+    # while it works, and asks before a tool runs ("Do you want to proceed?").
+    "state": {
+        "version": 1,
+        "workingTitle": ["^[⠁-⣿]"],
+        "workingScreen": ["esc to interrupt"],
+        "blockedScreen": [
+            "Do you want to (?:proceed|make this edit|create|allow)",
+            "I trust this folder",
+        ],
+        "idleScreen": ["^\\s*[│ ]?\\s*❯(?: |$)"],
+        "quietMs": 800,
+    },
+    "interruptSequence": "\x1b",
     "env": {},
 }
 
@@ -117,6 +132,19 @@ CODEX: dict[str, Any] = {
     # Codex treats keys arriving within ~10 ms of each other as a paste, where Enter inserts
     # a newline instead of submitting; 20 ms was enough when measured, 100 leaves headroom.
     "submitDelayMs": 100,
+    # "• Working (12s • esc to interrupt)" while it works; approvals ask before commands.
+    "state": {
+        "version": 1,
+        "workingScreen": ["esc to interrupt", "^• Working"],
+        "blockedScreen": [
+            "Would you like to (?:run|make|apply)",
+            "Allow (?:command|Codex)",
+            "Do you trust the contents",
+        ],
+        "idleScreen": ["^\\s*›(?: |$)"],
+        "quietMs": 800,
+    },
+    "interruptSequence": "\x1b",
     "env": {},
 }
 

@@ -55,9 +55,11 @@ def http_entry(url: str, secret: str) -> dict[str, Any]:
     }
 
 
-def write_config(run_dir: Path, entry_for: Callable[[Path], dict[str, Any]]) -> Path:
+def write_config(
+    run_dir: Path, entry_for: Callable[[Path], dict[str, Any]], name: str = CONFIG_FILE
+) -> Path:
     """Write `mcp.json` (0600) with the entry `entry_for(path)` returns; returns its path."""
-    path = run_dir / CONFIG_FILE
+    path = run_dir / name
     data = {"mcpServers": {SERVER_KEY: entry_for(path)}}
     write_json_atomic(path, data, mode=0o600)
     os.chmod(path, 0o600)  # a file left by an older launch keeps its mode otherwise

@@ -115,6 +115,11 @@ class HttpEndpoint:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}{MCP_PATH}"
 
+    def adopt(self, sock: socket.socket) -> None:
+        """Serve on a socket bound (and listening) by the caller."""
+        self._socket = sock
+        self.port = sock.getsockname()[1]
+
     def bind(self) -> int:
         """Bind and listen now (the URL is known before serving starts: connections wait
         in the backlog); returns the port."""

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+from idea_tui.cli_orchestration import team_activity
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.editor import EditorScreen
@@ -35,8 +36,10 @@ def agent_status(agent: Agent) -> str:
     state = agent.get("state")
     if state == "running":
         if agent.get("background") or not agent.get("cell"):
-            return "running in background"
-        return f"running in cell {agent.get('target') or agent.get('cell')}"
+            where = "running in background"
+        else:
+            where = f"running in cell {agent.get('target') or agent.get('cell')}"
+        return where + team_activity(agent)
     if state == "exited":
         code = agent.get("exitCode")
         return "exited" if code is None else f"exited with code {code}"

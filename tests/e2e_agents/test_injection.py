@@ -24,8 +24,7 @@ STRATEGIES = ("conventionFile", "flag", "flag-path", "stdin", "env")
 USER_CLAUDE = "# The user's own CLAUDE.md\n\nNever touched by idea.\n"
 USER_AGENTS = "# The user's own AGENTS.md\n\nNot idea's either.\n"
 SHARED = "Shared by every agent: the build is `make`, the tests `make check`.\n"
-EMPTY_TITLES = ("idea orchestration", "Available skills", "Project memory", "Project state",
-                "Conversation resume")
+EMPTY_TITLES = ("Available skills", "Project memory", "Project state", "Conversation resume")
 """D7 sections that have no content yet in this product stage: they must be left out."""
 
 
@@ -44,9 +43,14 @@ def headings(text: str) -> list[str]:
 
 
 def assert_d7_layout(content: str, persona_text: str, shared: str | None) -> None:
-    """`# Project root` first, then `# Project context` (when there is one), then the
-    persona as written; no section without content."""
+    """`# Project root` first, `# idea orchestration` (issue 8: the team, how to delegate and
+    reply), then `# Project context` (when there is one), then the persona as written; no
+    section without content."""
     assert content.startswith("# Project root\n\n"), content[:200]
+    assert content.index("# Project root") < content.index("# idea orchestration\n\n")
+    assert content.index("# idea orchestration") < content.index(persona_text.rstrip("\n"))
+    if shared is not None:
+        assert content.index("# idea orchestration") < content.index("# Project context")
     if shared is None:
         assert "# Project context" not in content
         assert content.index(persona_text.rstrip("\n")) > 0
@@ -74,11 +78,15 @@ def launch_all(idea: IdeaEnv, strategies: tuple[str, ...], persona_text: str,
     user_files = snapshot([project / "CLAUDE.md", project / "AGENTS.md"])
     agents = Agents(idea, project)
     launched: dict[str, str] = {}
+    names: dict[str, str] = {}
+    # The whole team first: the `# idea orchestration` section lists it, and the same inputs
+    # must give every strategy the same text.
     for strategy in strategies:
         agents.add_profile(fake_profile(f"fake-{strategy}", strategy))
         created = agents.new(f"Reviewer {strategy}", f"fake-{strategy}", persona_text)
-        agents.launch(created["name"], "--background")
-        launched[strategy] = created["id"]
+        launched[strategy], names[strategy] = created["id"], created["name"]
+    for strategy in strategies:
+        agents.launch(names[strategy], "--background")
 
     contents: dict[str, bytes] = {}
     for strategy, agent_id in launched.items():
@@ -127,7 +135,7 @@ def test_no_project_context_section_without_context_md(idea: IdeaEnv) -> None:
     _, contents = launch_all(idea, ("flag",), text, None)
     content = contents["flag"].decode()
     assert_d7_layout(content, text, None)
-    assert headings(content) == ["Project root", "Solo"]
+    assert headings(content) == ["Project root", "idea orchestration", "Solo"]
 
 
 def test_a_context_over_8_kb_typed_on_stdin_arrives_whole(idea: IdeaEnv) -> None:

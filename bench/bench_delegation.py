@@ -1,0 +1,235 @@
+"""Delegation through the daemon with fake agents (issue 8's speed budgets).
+
+Run: `.venv/bin/python bench/bench_delegation.py [--asks 40] [--agents 10] [--concurrent 50]`.
+Not part of the test command; its figures depend on the machine (compare runs, not absolutes).
+
+A real daemon in a temporary IDEA_HOME, a project with `--agents` fake agents that speak MCP
+through the real stdio bridge (`fake_agent/fake_agent.py --mcp-connect`, submitDelayMs 0).
+The caller is the user (`ask` commands on the daemon's socket, as `idea ask` sends them).
+
+1. Ask→reply overhead: `--asks` sequential asks to one idle agent. Overhead = the caller's
+   round trip minus the agent's own time (from the moment its turn started to the moment it
+   began its `idea_reply` call, both read with CLOCK_MONOTONIC, which every process shares).
+   What remains is idea's: the command, queueing, typing the task into the PTY, checking the
+   turn started, the MCP call through the bridge, and waking the caller. Budget: p50 ≤ 5 ms,
+   p99 ≤ 20 ms.
+2. Load: `--concurrent` asks at once across the agents, 20 % of the callers hanging up
+   (cancelling) after a moment. Every ticket must end in a final state (no wedge); p50/p99 of
+   the answered asks and the daemon's CPU over the run are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from _harness import cpu_seconds, default_idea, format_table, make_environment
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from adapters.locations import locate  # noqa: E402
+from idea_tui.control import ControlClient  # noqa: E402
+
+FAKE_AGENT = ROOT / "fake_agent" / "fake_agent.py"
+FINAL = {"replied", "done", "timed_out", "cancelled", "failed"}
+
+
+def profile() -> dict[str, Any]:
+    return {
+        "id": "bench-fake",
+        "name": "Bench fake agent",
+        "command": sys.executable,
+        "args": [str(FAKE_AGENT), "--context-file", "", "--report", "{runDir}/report.json",
+                 "--mcp-connect", "--no-paste-context"],
+        "contextInjection": {"strategy": "flag", "flag": "--append-system-prompt {content}"},
+        "mcp": {"config": {"strategy": "flag", "flag": "--mcp-config {path}"},
+                "transport": "stdio"},
+        "promptReadyPattern": "(?m)^fake-agent>(?: |$)",
+        "state": {"version": 1, "workingTitle": ["working"], "quietMs": 50},
+        "submitDelayMs": 0,
+    }
+
+
+class Idea:
+    def __init__(self, env: dict[str, str], idea: str) -> None:
+        self.env, self.idea = env, idea
+
+    def run(self, *args: str) -> Any:
+        done = subprocess.run([self.idea, *args, "--json"], env=self.env, capture_output=True,
+                              text=True, timeout=120, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"idea {' '.join(args)}: {done.stderr}")
+        return json.loads(done.stdout) if done.stdout.strip() else None
+
+    def client(self) -> ControlClient:
+        return ControlClient.connect(locate(self.env))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def wait_idle(client: ControlClient, name: str, project: str) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        state = client.call("agent_state", project=project, agent=name)
+        if state["state"] == "idle" and state.get("mcpConnected"):
+            return
+        time.sleep(0.02)
+    raise SystemExit(f"{name} never became idle: {state}")
+
+
+def turns(project_dir: Path, agent_id: str) -> dict[str, dict[str, Any]]:
+    report = json.loads((project_dir / ".ideai" / "run" / agent_id / "report.json").read_text())
+    return {turn["ticket"]: turn for turn in report["mcp"]["turns"]}
+
+
+def overhead(idea: Idea, project: str, project_dir: Path, agent: dict[str, Any],
+             asks: int) -> list[float]:
+    measured: list[tuple[str, float, float]] = []
+    with idea.client() as client:
+        for n in range(asks):
+            wait_idle(client, agent["name"], project)
+            sent = time.monotonic()
+            result = client.call("ask", project=project, agent=agent["name"], task=f"reply {n}")
+            received = time.monotonic()
+            if result["state"] != "replied":
+                raise SystemExit(f"ask {n}: {result}")
+            measured.append((result["ticket"], sent, received))
+    time.sleep(0.5)  # the agent's report is rewritten after each call
+    own = turns(project_dir, agent["id"])
+    return [
+        (received - sent - (own[t]["replying"] - own[t]["start"])) * 1000
+        for t, sent, received in measured
+        if t in own and own[t]["replying"] is not None
+    ]
+
+
+def load(idea: Idea, project: str, names: list[str], count: int,
+         daemon_pid: int) -> dict[str, Any]:
+    latencies: list[float] = []
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def caller(n: int) -> None:
+        cancel = n % 5 == 0
+        client = idea.client()
+        task = f"stall 0.2 answer {n}" if not cancel else "stall 2 to be cancelled"
+        try:
+            if cancel:
+                # Hang up while the ask waits: the daemon must withdraw it.
+                timer = threading.Timer(0.3, client.close)
+                timer.start()
+            sent = time.monotonic()
+            try:
+                result = client.call("ask", project=project, agent=names[n % len(names)],
+                                     task=task)
+            except Exception:
+                with lock:
+                    outcomes.append("hung up")
+                return
+            with lock:
+                outcomes.append(result["state"])
+                if result["state"] == "replied":
+                    latencies.append((time.monotonic() - sent) * 1000)
+        finally:
+            client.close()
+
+    cpu_before = cpu_seconds(daemon_pid)
+    started = time.monotonic()
+    threads = [threading.Thread(target=caller, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(600)
+    elapsed = time.monotonic() - started
+    cpu = cpu_seconds(daemon_pid) - cpu_before
+    # Every ticket reaches a final state (the cancelled ones included): no wedge.
+    deadline = time.monotonic() + 120
+    while True:
+        listed = idea.run("agent", "tickets", "-p", project)
+        open_tickets = [t for t in listed if t["state"] not in FINAL]
+        if not open_tickets or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    return {
+        "latencies": latencies,
+        "outcomes": outcomes,
+        "elapsed": elapsed,
+        "cpu": cpu,
+        "open": open_tickets,
+        "states": sorted({t["state"] for t in listed}),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--asks", type=int, default=40)
+    parser.add_argument("--agents", type=int, default=10)
+    parser.add_argument("--concurrent", type=int, default=50)
+    parser.add_argument("--idea", default=default_idea())
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-delegation-") as folder:
+        work = Path(folder)
+        env = make_environment(work)
+        idea = Idea(env, args.idea)
+        project_dir = work / "proj"
+        project_dir.mkdir()
+        try:
+            idea.run("new", str(project_dir))
+            profile_file = work / "profile.json"
+            profile_file.write_text(json.dumps(profile()))
+            subprocess.run([args.idea, "profile", "add", str(profile_file)], env=env,
+                           check=True, capture_output=True)
+            names = [f"A{n}" for n in range(args.agents)]
+            agents = [idea.run("agent", "new", name, "--profile", "bench-fake", "-p", "proj")
+                      for name in names]
+            for name in names:
+                idea.run("agent", "launch", name, "--background", "-p", "proj")
+            pid = int(locate(env).pid_file.read_text())
+            with idea.client() as client:
+                for name in names:
+                    wait_idle(client, name, "proj")
+            costs = overhead(idea, "proj", project_dir, agents[0], args.asks)
+            loaded = load(idea, "proj", names, args.concurrent, pid)
+        finally:
+            subprocess.run([args.idea, "kill-server", "-f"], env=env, capture_output=True,
+                           check=False)
+    print(f"ask→reply overhead, {len(costs)} sequential asks to one agent (ms):")
+    print(format_table(
+        ["", "p50", "p99", "budget p50", "budget p99"],
+        [["idea", f"{statistics.median(costs):.1f}", f"{percentile(costs, 0.99):.1f}",
+          "5", "20"]],
+    ))
+    answered = loaded["latencies"]
+    counts = {state: loaded["outcomes"].count(state) for state in set(loaded["outcomes"])}
+    print(f"\n{args.concurrent} concurrent asks across {args.agents} agents, 20 % hanging up:")
+    print(format_table(
+        ["answered", "p50 ms", "p99 ms", "outcomes", "open tickets", "daemon CPU"],
+        [[str(len(answered)), f"{statistics.median(answered):.0f}" if answered else "-",
+          f"{percentile(answered, 0.99):.0f}", json.dumps(counts), str(len(loaded["open"])),
+          f"{loaded['cpu']:.2f} s in {loaded['elapsed']:.1f} s "
+          f"({100 * loaded['cpu'] / loaded['elapsed']:.0f} % of a core)"]],
+    ))
+    if loaded["open"]:
+        print("WEDGED:", loaded["open"])
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
