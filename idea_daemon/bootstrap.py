@@ -182,6 +182,7 @@ def _wire_orchestration(server: DaemonServer, locations: Locations, bounds: Dele
     )
     orchestration = OrchestrationService(server.service, server.agents, limits)
     orchestration.host = McpHost(locations.mcp_socket, orchestration)
+    orchestration.notify = server.frames.notify
     from adapters.watch import watch_directory
     from idea_daemon.orchestration.file_protocol import FileProtocol
 

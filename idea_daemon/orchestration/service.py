@@ -12,6 +12,7 @@ import itertools
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,8 @@ class OrchestrationService:
         self.limits = limits or Limits()
         self.host: McpHost | None = None
         self.files: FileProtocol | None = None
+        self.notify: Callable[[str | None, str, str], None] | None = None
+        """Tells the user (the status line of a window's clients); set by the root."""
         """The file protocol (set by the composition root)."""
         self.boxes: dict[str, Mailbox] = {}
         self.watches: dict[str, Watch] = {}
@@ -73,8 +76,8 @@ class OrchestrationService:
         self._sweeper: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._counter = itertools.count(1)
-        service.exit_handlers.append(self._on_exit)
-        service.open_handlers.append(self._on_open)
+        service.hooks.exit_handlers.append(self._on_exit)
+        service.hooks.open_handlers.append(self._on_open)
 
     @property
     def mcp_enabled(self) -> bool:
@@ -149,7 +152,7 @@ class OrchestrationService:
         if ticket.state.final:
             self.deliverer.kick(runtime, ticket.target)
         self._wake.set()
-        self.service.notify_scene()
+        self.service.programs.notify_scene()
 
     async def wait_change(self, ticket_id: str, timeout: float) -> None:
         event = self._events.setdefault(ticket_id, asyncio.Event())
@@ -168,9 +171,10 @@ class OrchestrationService:
         return self.agents.profile(session.profile_id or "")
 
     def tell_user(self, runtime: ProjectRuntime, message: str) -> None:
-        window = self.service.window_of_project(runtime)
+        window = self.service.lookups.window_of_project(runtime)
         log.info("%s", message)
-        self.service._listener.notify(window.id if window else None, message, "error")
+        if self.notify is not None:
+            self.notify(window.id if window else None, message, "error")
 
     # ─── lookups ─────────────────────────────────────────────────────────────────────
 
@@ -365,7 +369,7 @@ class OrchestrationService:
         if not running:
             try:
                 if visibility == "visible":
-                    cell = self.service.find_cell(self._cell_near(runtime, caller))
+                    cell = self.service.lookups.find_cell(self._cell_near(runtime, caller))
                     self.agents.launch(runtime, agent.id, where="split", cell=cell)
                 else:
                     self.agents.launch(runtime, agent.id, where="background")
