@@ -9,6 +9,7 @@ Example::
     prefix = "ctrl+a"              # the key before every workspace key (tmux style)
     scrollback_lines = 20000       # lines of history kept per cell by the daemon
     refresh_env = ["AWS_PROFILE"]  # more variables taken from the attaching terminal
+    emulator = "auto"              # "ghostty" (libghostty-vt), "pyte" (pure Python) or "auto"
 
     [delegation]                   # D9: seconds (tests set them low)
     turn_timeout = 300             # from delivery to the reply
@@ -18,6 +19,7 @@ Example::
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
@@ -57,6 +59,11 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Extra environment variables refreshed from the attaching client for new cells,
     beside those tmux refreshes (SSH_AUTH_SOCK, DISPLAY, ...)."""
     delegation: Delegation = Delegation()
+    emulator: Literal["auto", "ghostty", "pyte"] = "auto"
+    """The terminal emulator of the cells: "ghostty" (libghostty-vt through pyghostty, fast;
+    Linux x86_64/aarch64 wheels), "pyte" (pure Python, everywhere), or "auto" (ghostty where
+    it loads, else pyte). A ghostty that does not load falls back to pyte with the reason
+    shown by `idea ls`."""
 
 
 def load_config(path: Path) -> tuple[Config, str | None]:

@@ -1,4 +1,4 @@
-"""Emulator throughput: raw pyte vs idea's `PyteEmulator` vs tmux 3.3, at 120×40.
+"""Emulator throughput: raw pyte vs idea's two backends (pyte, ghostty) vs tmux 3.3, at 120×40.
 
 Run: `.venv/bin/python bench/bench_emulator.py [--size-mb 4] [--runs 3] [--no-tmux]`.
 
@@ -10,7 +10,8 @@ reads a PTY; idea's emulator also renders its dirty rows every 64 KiB as the dae
 tmux is timed from `cat FILE` in a detached 120×40 pane until a marker printed after the file
 shows in `capture-pane`. Figures are medians of `--runs` runs; compare ratios, not absolutes:
 these machines are noisy. The scrollback figure is tracemalloc's count for 10,000 lines of
-120-column SGR-rich text held in history.
+120-column SGR-rich text held in history (pyte), and the process's resident-memory growth
+for the same (ghostty keeps its pages in native memory tracemalloc does not see).
 """
 
 from __future__ import annotations
@@ -35,6 +36,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pyte
 
 from adapters.emulator import PyteEmulator
+from adapters.emulator.ghostty_lib import available
+from core.terminal import TerminalEmulator
+
+Factory = Callable[..., TerminalEmulator]
+
+
+def _backends() -> dict[str, Factory]:
+    backends: dict[str, Factory] = {"pyte": PyteEmulator}
+    if available() is None:
+        from adapters.emulator.ghostty import GhosttyEmulator
+
+        backends["ghostty"] = GhosttyEmulator
+    return backends
 
 COLS, ROWS = 120, 40
 CHUNK = 16 * 1024
@@ -203,9 +217,9 @@ def time_pyte(data: bytes) -> float:
     return _timed(run)
 
 
-def time_idea(data: bytes) -> float:
+def time_idea(data: bytes, factory: Factory = PyteEmulator) -> float:
     def run() -> None:
-        emulator = PyteEmulator(COLS, ROWS)
+        emulator = factory(COLS, ROWS)
         since_render = 0
         for offset in range(0, len(data), CHUNK):
             emulator.feed(data[offset : offset + CHUNK])
@@ -286,7 +300,13 @@ def _theme_sgr(rng: random.Random) -> str:
     return f"\x1b[{attr}{rng.choice(theme)}m"
 
 
-def scrollback_bytes(lines: int = 10_000, theme: bool = True) -> int:
+def _rss() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def scrollback_bytes(lines: int = 10_000, theme: bool = True,
+                     factory: Factory = PyteEmulator) -> int:
     """tracemalloc's count for an emulator holding `lines` SGR-rich 120-column lines.
 
     `theme=False` gives each word a random colour (15 % of them random truecolor): the worst
@@ -304,9 +324,16 @@ def scrollback_bytes(lines: int = 10_000, theme: bool = True) -> int:
         rows.append("".join(parts) + " " * (COLS - used))
     data = "\r\n".join(rows).encode()
     gc.collect()
+    if factory is not PyteEmulator:
+        before = _rss()
+        emulator = factory(COLS, ROWS, scrollback_lines=lines)
+        emulator.feed(data)
+        used = _rss() - before
+        assert emulator.history_size() == lines
+        return used
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    emulator = PyteEmulator(COLS, ROWS, scrollback_lines=lines)
+    emulator = factory(COLS, ROWS, scrollback_lines=lines)
     emulator.feed(data)
     gc.collect()
     used_bytes = tracemalloc.get_traced_memory()[0] - before
@@ -315,7 +342,7 @@ def scrollback_bytes(lines: int = 10_000, theme: bool = True) -> int:
     return used_bytes
 
 
-def resize_milliseconds(theme: bool) -> float:
+def resize_milliseconds(theme: bool, factory: Factory = PyteEmulator) -> float:
     """Median time of a width change (as one step of a border drag) of a cell holding
     10,000 lines of scrollback, every line longer than the new width (all re-wrapped)."""
     rng = random.Random(6)
@@ -324,7 +351,7 @@ def resize_milliseconds(theme: bool) -> float:
         words = " ".join(rng.choice(WORDS) for _ in range(20))[:150]
         rows.append(f"{_theme_sgr(rng)}{number:05d}\x1b[0m {words}" if theme else
                     f"{number:05d} {words}")
-    emulator = PyteEmulator(COLS, ROWS, scrollback_lines=10_000)
+    emulator = factory(COLS, ROWS, scrollback_lines=10_000)
     emulator.feed("\r\n".join(rows).encode())
     times: list[float] = []
     for width in (119, 80, 121, 60, 118, 100, 120):
@@ -343,8 +370,12 @@ def main() -> None:
     args = parser.parse_args()
     size = int(args.size_mb * 1024 * 1024)
     use_tmux = not args.no_tmux and shutil.which("tmux") is not None
+    backends = _backends()
     print(f"{COLS}x{ROWS}, {args.size_mb:g} MB per stream, median of {args.runs} runs, MB/s")
-    print(f"{'stream':<12} {'pyte':>7} {'idea':>7} {'tmux':>7} {'idea/pyte':>10} {'idea/tmux':>10}")
+    print("raw pyte = pyte.Screen alone; the other columns are idea's backends behind the port")
+    heads = "".join(f"{name:>9}" for name in backends)
+    ratios = "".join(f"{name + '/tmux':>14}" for name in backends)
+    print(f"{'stream':<12} {'raw pyte':>9}{heads} {'tmux':>8}{ratios}")
     with tempfile.TemporaryDirectory() as tmp:
         for name, make in STREAMS.items():
             if args.only and name != args.only:
@@ -352,26 +383,30 @@ def main() -> None:
             data = make(size)
             megabytes = len(data) / 1e6
             pyte_rate = megabytes / statistics.median(time_pyte(data) for _ in range(args.runs))
-            idea_rate = megabytes / statistics.median(time_idea(data) for _ in range(args.runs))
+            rates = [megabytes / statistics.median(time_idea(data, factory)
+                                                   for _ in range(args.runs))
+                     for factory in backends.values()]
             tmux_rate = (
                 megabytes / statistics.median(time_tmux(data, Path(tmp)) for _ in range(args.runs))
                 if use_tmux
                 else float("nan")
             )
-            print(
-                f"{name:<12} {pyte_rate:7.2f} {idea_rate:7.2f} {tmux_rate:7.2f} "
-                f"{idea_rate / pyte_rate:10.1f} {idea_rate / tmux_rate:10.3f}"
-            )
-    themed = scrollback_bytes() / 1e6
-    random_colours = scrollback_bytes(theme=False) / 1e6
-    print(
-        f"scrollback, 10,000 lines of 120-col SGR-rich text: {themed:.2f} MB with theme "
-        f"colours, {random_colours:.2f} MB with a random colour per word (target <= 8 MB)"
-    )
-    print(
-        f"width change re-wrapping 10,000 lines of scrollback: {resize_milliseconds(False):.1f} ms "
-        f"plain, {resize_milliseconds(True):.1f} ms coloured (median of 7 widths)"
-    )
+            cells = "".join(f"{rate:9.2f}" for rate in rates)
+            ratio_cells = "".join(f"{rate / tmux_rate:14.2f}" for rate in rates)
+            print(f"{name:<12} {pyte_rate:9.2f}{cells} {tmux_rate:8.2f}{ratio_cells}")
+    for backend, factory in backends.items():
+        themed = scrollback_bytes(factory=factory) / 1e6
+        random_colours = scrollback_bytes(theme=False, factory=factory) / 1e6
+        print(
+            f"{backend}: scrollback, 10,000 lines of 120-col SGR-rich text: {themed:.2f} MB with "
+            f"theme colours, {random_colours:.2f} MB with a random colour per word "
+            "(target <= 4 MB)"
+        )
+        print(
+            f"{backend}: width change re-wrapping 10,000 lines of scrollback: "
+            f"{resize_milliseconds(False, factory):.1f} ms plain, "
+            f"{resize_milliseconds(True, factory):.1f} ms coloured (median of 7 widths)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,14 +1,16 @@
 """The composition root: the only place that builds concrete adapters and wires them.
 
-`build(locations)` makes the real daemon: PTYs, JSON stores, the pyte emulator, the system
-clock. `assemble(ports, ...)` wires the services from whatever ports it is given, so the
-unit tests (`tests/daemon_unit/`) build the very same daemon on the fakes of
-`tests/fakes.py`. The command table is assembled here too, from each command module's
-table: nothing registers itself on import.
+`build(locations)` makes the real daemon: PTYs, JSON stores, the emulator backend the
+config asks for (libghostty-vt or pyte, D26), the system clock. `assemble(ports, ...)`
+wires the services from whatever ports it is given, so the unit tests
+(`tests/daemon_unit/`) build the very same daemon on the fakes of `tests/fakes.py`. The
+command table is assembled here too, from each command module's table: nothing registers
+itself on import.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 import uuid
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.config import Delegation, load_config
-from adapters.emulator import PyteEmulator
+from adapters.emulator.backends import Backend, choose
 from adapters.locations import Locations
 from adapters.pty import PtyProcess, PtySpawnError
 from adapters.store.agents_codec import AgentStore, PersonaStore
@@ -122,12 +124,16 @@ class AgentPorts:
     templates: TemplateStore
 
 
-def real_ports(locations: Locations, scrollback_lines: int) -> tuple[WorkspacePorts, AgentPorts]:
+def real_ports(
+    locations: Locations, scrollback_lines: int, backend: Backend | None = None
+) -> tuple[WorkspacePorts, AgentPorts]:
     def new_id() -> str:
         return str(uuid.uuid4())
 
+    emulator = backend or choose("pyte")
+
     def make_emulator(cols: int, rows: int) -> TerminalEmulator:
-        return PyteEmulator(cols, rows, scrollback_lines)
+        return emulator.factory(cols, rows, scrollback_lines)
 
     workspace = WorkspacePorts(
         layouts=LayoutStore(new_id),
@@ -150,7 +156,10 @@ def real_ports(locations: Locations, scrollback_lines: int) -> tuple[WorkspacePo
 
 def build(locations: Locations) -> DaemonServer:
     config, problem = load_config(locations.config_file)
-    ports, agent_ports = real_ports(locations, config.scrollback_lines)
+    backend = choose(config.emulator)
+    if backend.fallback_reason is not None:
+        logging.getLogger(__name__).warning("%s", backend.fallback_reason)
+    ports, agent_ports = real_ports(locations, config.scrollback_lines, backend)
     server = assemble(
         ports,
         agent_ports,
@@ -158,9 +167,12 @@ def build(locations: Locations) -> DaemonServer:
         base_env=os.environ,
         extra_env_names=tuple(config.refresh_env),
     )
+    assert server.service is not None
+    server.service.emulator_name = backend.label
     if problem is not None:
-        assert server.service is not None
         server.service.problems.append(problem)
+    if backend.fallback_reason is not None and config.emulator == "ghostty":
+        server.service.problems.append(backend.fallback_reason)
     _wire_git(server)
     _wire_orchestration(server, locations, config.delegation)
     return server

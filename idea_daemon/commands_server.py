@@ -16,7 +16,9 @@ def version(server: DaemonServer, client: ClientConnection, params: dict[str, An
 
     from adapters.ipc.messages import PROTOCOL_VERSION
 
-    return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid()}
+    emulator = server.service.emulator_name if server.service is not None else None
+    return {"version": server.version, "protocol": PROTOCOL_VERSION, "pid": os.getpid(),
+            "emulator": emulator}
 
 
 def kill_server(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:

@@ -278,6 +278,7 @@ def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -
         "windows": windows,
         "problems": list(service.problems),
         "sessions": len(service.sessions),
+        "emulator": service.emulator_name,
     }
 
 

@@ -41,6 +41,8 @@ class WorkspaceService:
         extra_env_names: tuple[str, ...] = (),
     ) -> None:
         self.model = WorkspaceModel()
+        self.emulator_name = "pyte"
+        """The emulator backend of the cells (set by the composition root, shown by `ls`)."""
         self.hooks = WorkspaceHooks()
         self.lookups = Lookups(self.model)
         self.persistence = Persistence(self.model, self.lookups, ports, listener)

@@ -25,6 +25,7 @@ from idea_tui.cli_common import (
 )
 from idea_tui.control import (
     CommandFailed,
+    ControlClient,
     DaemonError,
     NoDaemon,
     wait_daemon_gone,
@@ -61,6 +62,8 @@ def _print_ls(result: dict[str, Any]) -> None:
                     print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}{flag}")
     for problem in result.get("problems", []):
         print(f"! {problem}")
+    if result.get("emulator"):
+        print(f"emulator: {result['emulator']}")
 
 
 # ─── subcommands ───────────────────────────────────────────────────────────────────────
@@ -224,8 +227,36 @@ def cmd_detach(args: argparse.Namespace) -> int:
     return simple(args, result, f"detached {result['detached']} client(s)")
 
 
+def version_text() -> str:
+    """`idea VERSION` and the emulator backend: the running daemon's (it chose it when it
+    started), else the setting a daemon started now would choose with."""
+    try:
+        with ControlClient.connect(locate(), start=False) as client:
+            emulator = client.call("version").get("emulator")
+    except (NoDaemon, CommandFailed, OSError):
+        emulator = None
+    if emulator is None:
+        from adapters.config import load_config
+
+        config, _ = load_config(locate().config_file)
+        emulator = f"{config.emulator} (no daemon running; "
+        emulator += ("ghostty where libghostty-vt loads, else pyte)" if config.emulator == "auto"
+                     else "set in config.toml)")
+    return f"idea {VERSION}\nemulator: {emulator}"
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(version_text())
+        parser.exit()
+
+
 def cmd_version(args: argparse.Namespace) -> int:
-    print(f"idea {VERSION}")
+    print(version_text())
     return 0
 
 
@@ -290,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command, attach to the workspace (starting the daemon); "
         "`idea PATH` (e.g. `idea .`) opens the project at PATH and attaches.",
     )
-    parser.add_argument("--version", action="version", version=f"idea {VERSION}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.set_defaults(run=cmd_attach, window=None, force=False, path=None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 

@@ -48,6 +48,18 @@ MAX_EVENTS = 256
 MAX_REPLY_CHARS = 65_536
 
 
+def queue_event(events: list[TerminalEvent], event: TerminalEvent) -> None:
+    """Add `event` to a bounded event queue (both backends use this one policy)."""
+    if event.kind == TerminalEventKind.BELL and events and events[-1] == event:
+        return  # a burst of BELs is one bell
+    if event.kind == TerminalEventKind.TITLE:
+        # Only the latest title matters: a program retitling itself in a loop must not
+        # fill the events (the last title would be dropped, and shown never).
+        events[:] = [e for e in events if e.kind != TerminalEventKind.TITLE]
+    if len(events) < MAX_EVENTS:
+        events.append(event)
+
+
 class ReportingScreen(StyledScreen):
     """Replies, events and mode 2026's time box."""
 
@@ -118,15 +130,7 @@ class ReportingScreen(StyledScreen):
             self.write_process_input(f"\x1b[8;{self.lines};{self.columns}t")
 
     def add_event(self, event: TerminalEvent) -> None:
-        events = self.events
-        if event.kind == TerminalEventKind.BELL and events and events[-1] == event:
-            return  # a burst of BELs is one bell
-        if event.kind == TerminalEventKind.TITLE:
-            # Only the latest title matters: a program retitling itself in a loop must not
-            # fill the events (the last title would be dropped, and shown never).
-            events[:] = [e for e in events if e.kind != TerminalEventKind.TITLE]
-        if len(events) < MAX_EVENTS:
-            events.append(event)
+        queue_event(self.events, event)
 
     def bell(self, *args: Any) -> None:
         self.add_event(TerminalEvent(TerminalEventKind.BELL))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rich.segment import Segment
 from rich.style import Style
@@ -36,6 +37,19 @@ BORDER_ACTIVE = Style(color="green")
 MESSAGE_STYLE = Style(color="yellow")
 OUTSIDE_STYLE = Style(color="bright_black")
 OUTSIDE_CHAR = "·"
+
+
+_BORDER = Strip([Segment("│", BORDER_STYLE)], 1)
+
+
+@lru_cache(maxsize=64)
+def _blank(width: int) -> Strip:
+    return Strip.blank(width)
+
+
+@lru_cache(maxsize=64)
+def _outside(width: int) -> Strip:
+    return Strip([Segment(OUTSIDE_CHAR * width, OUTSIDE_STYLE)], width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +105,11 @@ class WorkspaceView(Widget, can_focus=True):
         self.mirrors: dict[str, CellMirror] = {}
         self.renderer = RowRenderer()
         self._plan: list[list[_Piece]] = []
+        # Per screen line: the pieces' strips it was last joined from, and the joined strip.
+        # Nine agents repainting change a few rows each; every other line is served as is,
+        # and a changed line is one join of strips the mirrors already hold.
+        self._joined: dict[int, tuple[int, tuple[Strip, ...], Strip]] = {}
+        self._titles: dict[tuple[str, Style, bool, int], Strip] = {}
         self._cells: dict[str, CellInfo] = {}
         self._dragging: BorderInfo | None = None
         self.show_cursor = True
@@ -147,6 +166,7 @@ class WorkspaceView(Widget, can_focus=True):
             else:
                 mirror.info = cell
         self._plan = self._build_plan(scene)
+        self._joined.clear()
         self.refresh()
 
     def set_title(self, cell_id: str, title: str) -> None:
@@ -216,15 +236,24 @@ class WorkspaceView(Widget, can_focus=True):
         x = 0
         for piece in self._plan[y]:
             if piece.x > x:
-                strips.append(Strip.blank(piece.x - x))
+                strips.append(_blank(piece.x - x))
             strips.append(self._render_piece(piece))
             x = piece.x + piece.width
         if x < scene.width:
-            strips.append(Strip.blank(scene.width - x))
+            strips.append(_blank(scene.width - x))
             x = scene.width
         if x < width:
-            strips.append(Strip([Segment(OUTSIDE_CHAR * (width - x), OUTSIDE_STYLE)], width - x))
-        return Strip.join(strips).crop(0, width)
+            strips.append(_outside(width - x))
+        parts = tuple(strips)
+        cached = self._joined.get(y)
+        if (cached is not None and cached[0] == width and len(cached[1]) == len(parts)
+                and all(old is new for old, new in zip(cached[1], parts, strict=True))):
+            return cached[2]
+        joined = Strip.join(parts)
+        if joined.cell_length != width:
+            joined = joined.crop(0, width)
+        self._joined[y] = (width, parts, joined)
+        return joined
 
     def _welcome_line(self, y: int, width: int) -> Strip:
         """A window with no project: say what to do instead of showing nothing."""
@@ -247,7 +276,7 @@ class WorkspaceView(Widget, can_focus=True):
 
     def _render_piece(self, piece: _Piece) -> Strip:
         if piece.kind == "border":
-            return Strip([Segment("│", BORDER_STYLE)], 1)
+            return _BORDER
         cell = self._cells[piece.cell]
         if piece.kind == "title":
             return self._title_strip(cell)
@@ -282,12 +311,20 @@ class WorkspaceView(Widget, can_focus=True):
         else:
             style = TITLE_STYLE
         # The title is a program's text: cleaned, and cut by cells (wcwidth), not characters.
-        text, used = labels.crop(label, cell.width)
-        fill = "─" * (cell.width - used)
-        return Strip(
-            [Segment(text, style), Segment(fill, BORDER_ACTIVE if cell.focused else BORDER_STYLE)],
-            cell.width,
-        )
+        key = (label, style, cell.focused, cell.width)
+        strip = self._titles.get(key)
+        if strip is None:
+            if len(self._titles) > 256:
+                self._titles.clear()
+            text, used = labels.crop(label, cell.width)
+            fill = "─" * (cell.width - used)
+            strip = Strip(
+                [Segment(text, style),
+                 Segment(fill, BORDER_ACTIVE if cell.focused else BORDER_STYLE)],
+                cell.width,
+            )
+            self._titles[key] = strip
+        return strip
 
     def _message_strip(self, cell: CellInfo, row: int) -> Strip:
         lines = labels.wrap(cell.message, max(2, cell.width - 2), limit=len(cell.message))

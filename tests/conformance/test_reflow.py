@@ -1,7 +1,7 @@
 """Width changes re-wrap text exactly as tmux 3.3 does: the emulator beside a real tmux pane.
 
-Each scenario feeds the same bytes to `PyteEmulator` and to a tmux pane (through `cat`,
-the terminal in raw mode so the bytes arrive as they are), applies the same resizes
+Each scenario feeds the same bytes to the emulator (each backend in turn) and to a tmux pane
+(through `cat`, the terminal in raw mode so the bytes arrive as they are), applies the same resizes
 between the feeds, then compares every line of history and screen and the cursor. The
 emulator runs in-process: what is compared is the screen model, which the daemon serves.
 """
@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from adapters.emulator.emulator import PyteEmulator
+from adapters.emulator.ghostty import GhosttyEmulator
 from tests.helpers.programs import require_tmux
 from tests.helpers.retry import retry_until
 
@@ -32,6 +33,8 @@ class _Pane:
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
         self.socket = f"idea-reflow-{os.getpid()}-{workdir.name}"
+        self.backend = "pyte"
+        """The emulator backend compared with this pane."""
 
     def tmux(self, *args: str) -> str:
         result = subprocess.run(
@@ -79,8 +82,10 @@ def _trimmed(lines: list[str]) -> list[str]:
     return lines
 
 
-def _emulated(phases: Sequence[Phase], cols: int, rows: int) -> tuple[list[str], str]:
-    emulator = PyteEmulator(cols, rows)
+def _emulated(phases: Sequence[Phase], cols: int, rows: int,
+              backend: str = "pyte") -> tuple[list[str], str]:
+    emulator: PyteEmulator | GhosttyEmulator = (
+        GhosttyEmulator(cols, rows) if backend == "ghostty" else PyteEmulator(cols, rows))
     for data, sizes in phases:
         emulator.feed(data)
         for width, height in sizes:
@@ -90,15 +95,17 @@ def _emulated(phases: Sequence[Phase], cols: int, rows: int) -> tuple[list[str],
     lines = ["".join(run[0] for run in row) for row in [*history, *screen]]
     # tmux reports the pending-wrap column (x == width) as it is; idea's cursor() shows it
     # on the last column, so the raw model position is compared.
-    x = emulator.screen.cursor.x
+    x = (emulator.screen.cursor.x if isinstance(emulator, PyteEmulator)
+         else emulator.cursor().x + emulator.pending_wrap)
     assert emulator.internal_errors == 0
     return _trimmed(lines), f"{x},{emulator.cursor().y},{emulator.history_size()}"
 
 
 @pytest.fixture
-def pane(tmp_path: Path) -> Iterator[_Pane]:
+def pane(tmp_path: Path, emulator_backend: str) -> Iterator[_Pane]:
     require_tmux()
     pane = _Pane(tmp_path)
+    pane.backend = emulator_backend
     try:
         yield pane
     finally:
@@ -107,7 +114,7 @@ def pane(tmp_path: Path) -> Iterator[_Pane]:
 
 def _check(pane: _Pane, phases: Sequence[Phase], cols: int, rows: int) -> None:
     expected = pane.run(phases, cols, rows)
-    assert _emulated(phases, cols, rows) == expected
+    assert _emulated(phases, cols, rows, pane.backend) == expected
 
 
 def _numbered(count: int, width: int) -> bytes:

@@ -171,4 +171,8 @@ def test_commands_without_a_project_say_how_to_make_one(run_cli: CliRunner,
     assert result.err == "idea: no project is open: create one with `idea new PATH`\n"
     listing: dict[str, Any] = run_cli("ls", "--json").json()
     assert listing["windows"] == [] and listing["sessions"] == 0
-    assert run_cli("ls").out == "no windows (create a project with `idea new PATH`)\n"
+    assert run_cli("ls").out == (
+        "no windows (create a project with `idea new PATH`)\n"
+        f"emulator: {listing['emulator']}\n"  # which backend the cells use (D26)
+    )
+    assert listing["emulator"].split()[0] in ("ghostty", "pyte")

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from wcwidth import wcwidth
 
 from adapters.emulator import PyteEmulator
+from adapters.emulator.ghostty import GhosttyEmulator
 from core.terminal import Row, row_text
+
+Emulator = PyteEmulator | GhosttyEmulator
+"""Either backend; what the tests use of it is the port plus `internal_errors`/`display`."""
+BACKEND = "pyte"
+"""The backend `make`/`fed` build (set per test by the conftest's `emulator_backend`)."""
 
 Style = tuple[int, int, int]
 PLAIN: Style = (-1, -1, 0)
@@ -21,23 +29,43 @@ class FakeClock:
         return self.now
 
 
-def make(cols: int = 20, rows: int = 5, scrollback: int = 1000) -> PyteEmulator:
-    return PyteEmulator(cols, rows, scrollback_lines=scrollback)
+def make(cols: int = 20, rows: int = 5, scrollback: int = 1000, *,
+         clock: Callable[[], float] | None = None, sync_timeout: float = 0.5) -> Emulator:
+    """A new emulator of the backend under test."""
+    kind = GhosttyEmulator if BACKEND == "ghostty" else PyteEmulator
+    if clock is None:
+        return kind(cols, rows, scrollback_lines=scrollback, sync_timeout=sync_timeout)
+    return kind(cols, rows, scrollback_lines=scrollback, clock=clock, sync_timeout=sync_timeout)
 
 
-def fed(data: bytes | str, cols: int = 20, rows: int = 5, scrollback: int = 1000) -> PyteEmulator:
+def fed(data: bytes | str, cols: int = 20, rows: int = 5, scrollback: int = 1000) -> Emulator:
     """A fresh emulator that has read `data`."""
     emulator = make(cols, rows, scrollback)
     emulator.feed(data.encode() if isinstance(data, str) else data)
     return emulator
 
 
-def lines(emulator: PyteEmulator) -> list[str]:
+def fed_pyte(data: bytes | str, cols: int = 20, rows: int = 5,
+             scrollback: int = 1000) -> PyteEmulator:
+    """A pyte emulator that has read `data`, for the tests of pyte's internals."""
+    emulator = PyteEmulator(cols, rows, scrollback_lines=scrollback)
+    emulator.feed(data.encode() if isinstance(data, str) else data)
+    return emulator
+
+
+def icon_name(emulator: Emulator) -> str:
+    """The icon name OSC 0/1 set (no public accessor: nothing outside the emulator uses it)."""
+    if isinstance(emulator, PyteEmulator):
+        return emulator.screen.icon_name
+    return emulator._osc.icon_name
+
+
+def lines(emulator: Emulator) -> list[str]:
     """Screen text, trailing blanks dropped."""
     return [row_text(emulator.render_row(y)).rstrip(" ") for y in range(emulator.rows)]
 
 
-def history_lines(emulator: PyteEmulator) -> list[str]:
+def history_lines(emulator: Emulator) -> list[str]:
     rows = emulator.render_history(0, emulator.history_size())
     return [row_text(row).rstrip(" ") for row in rows]
 
@@ -56,11 +84,11 @@ def cell_styles(row: Row) -> list[Style]:
     return styles
 
 
-def style_at(emulator: PyteEmulator, x: int, y: int) -> Style:
+def style_at(emulator: Emulator, x: int, y: int) -> Style:
     return cell_styles(emulator.render_row(y))[x]
 
 
-def check_invariants(emulator: PyteEmulator) -> None:
+def check_invariants(emulator: Emulator) -> None:
     """What must hold after any input: rows exactly as wide as the screen, cursor inside."""
     cols, rows = emulator.cols, emulator.rows
     for y in range(rows):

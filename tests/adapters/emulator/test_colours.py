@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.terminal import TRUECOLOR_FLAG, Attr, rgb, row_text, rows_to_ansi
-from tests.adapters.emulator.helpers import fed, style_at
+from tests.adapters.emulator.helpers import fed, fed_pyte, style_at
 
 A = Attr
 
@@ -116,10 +116,11 @@ def test_rows_to_ansi_round_trips_through_the_emulator() -> None:
     assert row_text(copy.render_row(0)).rstrip() == "ab cd"
 
 
+@pytest.mark.pyte_only
 def test_many_distinct_truecolor_styles_stay_bounded() -> None:
     # Each cell its own colour: more styles than the table holds; memory stays bounded and
     # colours degrade to the nearest palette entry instead of failing.
-    emulator = fed("", cols=80, rows=24, scrollback=2000)
+    emulator = fed_pyte("", cols=80, rows=24, scrollback=2000)
     for line in range(400):
         cells = "".join(f"\x1b[38;2;{line % 256};{x * 3};{(line * x) % 256}m#" for x in range(80))
         emulator.feed(cells.encode() + b"\r\n")

@@ -199,6 +199,7 @@ def test_soft_reset_restores_defaults_but_keeps_the_screen() -> None:
     assert style_at(emulator, 0, 0) == (-1, -1, 0)
 
 
+@pytest.mark.pyte_only
 def test_idea_screen_is_a_pyte_screen_and_replaces_every_buffer_method() -> None:
     # pyte methods that touch `self.buffer` would silently write to a grid nobody renders.
     assert issubclass(IdeaScreen, pyte.Screen)

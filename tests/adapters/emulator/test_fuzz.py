@@ -9,8 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adapters.emulator import PyteEmulator
-from tests.adapters.emulator.helpers import check_invariants
+from tests.adapters.emulator.helpers import Emulator, check_invariants, make
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "emulator"
 FUZZ = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +75,7 @@ def _stream(draw: st.DrawFn) -> bytes:
     return "".join(draw(st.lists(_PIECES, max_size=60))).encode("utf-8", "surrogatepass")
 
 
-def _snapshot(emulator: PyteEmulator) -> tuple[object, ...]:
+def _snapshot(emulator: Emulator) -> tuple[object, ...]:
     cursor = emulator.cursor()
     return (
         [emulator.render_row(y) for y in range(emulator.rows)],
@@ -96,7 +95,7 @@ def _cut(data: bytes, cuts: list[int]) -> list[bytes]:
 @FUZZ
 @given(st.binary(max_size=2000), st.integers(1, 40), st.integers(1, 12))
 def test_random_bytes_never_break_the_screen(data: bytes, cols: int, rows: int) -> None:
-    emulator = PyteEmulator(cols, rows, scrollback_lines=50)
+    emulator = make(cols, rows, scrollback=50)
     emulator.feed(data)
     check_invariants(emulator)
 
@@ -104,9 +103,9 @@ def test_random_bytes_never_break_the_screen(data: bytes, cols: int, rows: int) 
 @FUZZ
 @given(_stream(), st.lists(st.integers(0, 10_000), max_size=12))
 def test_how_the_stream_is_cut_never_matters(data: bytes, cuts: list[int]) -> None:
-    whole = PyteEmulator(16, 6, scrollback_lines=20)
+    whole = make(16, 6, scrollback=20)
     whole.feed(data)
-    pieces = PyteEmulator(16, 6, scrollback_lines=20)
+    pieces = make(16, 6, scrollback=20)
     for chunk in _cut(data, cuts):
         pieces.feed(chunk)
     assert _snapshot(pieces) == _snapshot(whole)
@@ -119,7 +118,7 @@ def test_how_the_stream_is_cut_never_matters(data: bytes, cuts: list[int]) -> No
     st.lists(st.tuples(_stream(), st.integers(1, 30), st.integers(1, 10)), max_size=6),
 )
 def test_resizing_between_reads_keeps_the_invariants(steps: list[tuple[bytes, int, int]]) -> None:
-    emulator = PyteEmulator(20, 6, scrollback_lines=30)
+    emulator = make(20, 6, scrollback=30)
     for data, cols, rows in steps:
         emulator.feed(data)
         emulator.take_dirty()
@@ -143,7 +142,7 @@ def test_mutated_recordings_keep_the_invariants(path: Path, seed: int) -> None:
             del data[where]
         else:
             data[where:where] = bytes(rng.choice([b"\x1b", b"[", b"9999", b";", b"\x07", b"\xe4"]))
-    emulator = PyteEmulator(80, 24, scrollback_lines=100)
+    emulator = make(80, 24, scrollback=100)
     for chunk in _cut(bytes(data), [rng.randrange(len(data) + 1) for _ in range(5)]):
         emulator.feed(chunk)
     check_invariants(emulator)

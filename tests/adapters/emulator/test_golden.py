@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from adapters.emulator import PyteEmulator
-from tests.adapters.emulator.helpers import check_invariants
+from tests.adapters.emulator.helpers import Emulator, check_invariants, make
 from tests.adapters.emulator.tmux_reference import (
     Cells,
     decode_lines,
@@ -43,10 +42,10 @@ def _tmux_lines(raw: str, count: int) -> list[Cells]:
     return (decoded + [[] for _ in range(count)])[:count]
 
 
-def _feed(name: str, chunks: int = 1, seed: int = 0) -> PyteEmulator:
+def _feed(name: str, chunks: int = 1, seed: int = 0) -> Emulator:
     expected = _expected(name)
     data = (FIXTURES / f"{name}.bin").read_bytes()
-    emulator = PyteEmulator(expected["cols"], expected["rows"])
+    emulator = make(expected["cols"], expected["rows"], 10_000)
     cuts = sorted(random.Random(seed).sample(range(1, len(data)), min(chunks - 1, len(data) - 1)))
     for start, end in zip([0, *cuts], [*cuts, len(data)], strict=True):
         emulator.feed(data[start:end])

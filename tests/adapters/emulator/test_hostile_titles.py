@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.safe_text import MAX_NOTICE, MAX_TITLE, clean
 from core.terminal import TerminalEvent, TerminalEventKind
-from tests.adapters.emulator.helpers import fed, make
+from tests.adapters.emulator.helpers import fed, icon_name, make
 from tests.helpers.hostile_text import HOSTILE_TITLES, UNSAFE
 
 
@@ -31,7 +31,7 @@ def assert_safe(emulator_title: str, events: list[TerminalEvent]) -> None:
 def test_hostile_titles_and_notices_come_out_clean(title: str, template: str) -> None:
     emulator = fed(template.format(title), cols=40, rows=4)
     assert_safe(emulator.title, emulator.take_events())
-    assert not UNSAFE.search(emulator._screen.icon_name)  # no public accessor
+    assert not UNSAFE.search(icon_name(emulator))
 
 
 # ESC and BEL end the OSC string itself (as in every terminal): not part of a title.

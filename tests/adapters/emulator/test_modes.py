@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.emulator import PyteEmulator
 from core.terminal import CursorShape, MouseMode, TerminalModes
-from tests.adapters.emulator.helpers import FakeClock, fed, lines
+from tests.adapters.emulator.helpers import FakeClock, fed, lines, make
 
 
 @pytest.mark.parametrize(
@@ -98,7 +97,7 @@ def test_autowrap_mode_is_tracked() -> None:
 
 def test_synchronized_output_is_open_between_set_and_reset() -> None:
     clock = FakeClock()
-    emulator = PyteEmulator(20, 5, clock=clock)
+    emulator = make(20, 5, clock=clock)
     assert not emulator.synchronized
     emulator.feed(b"\x1b[?2026h")
     clock.now += 0.2
@@ -109,7 +108,7 @@ def test_synchronized_output_is_open_between_set_and_reset() -> None:
 
 def test_synchronized_output_that_never_ends_is_closed_by_the_time_limit() -> None:
     clock = FakeClock()
-    emulator = PyteEmulator(20, 5, clock=clock, sync_timeout=0.5)
+    emulator = make(20, 5, clock=clock, sync_timeout=0.5)
     emulator.feed(b"\x1b[?2026h")
     clock.now += 0.49
     assert emulator.synchronized

@@ -106,3 +106,13 @@ def test_default_colour_queries_are_not_answered(terminator: str) -> None:
     emulator.feed(f"\x1b]11;?{terminator}\x1b]10;?{terminator}x".encode())
     assert emulator.take_replies() == b""
     assert lines(emulator)[0] == "x"
+
+
+def test_a_title_flood_keeps_the_last_title_among_the_events() -> None:
+    # A program retitling itself in a loop: more titles in one read than the event bound.
+    emulator = fed(b"".join(b"\x1b]2;flood %d\x07" % n for n in range(1, 3001)) + b"\x07")
+    events = emulator.take_events()
+    titles = [event.text for event in events if event.kind == TerminalEventKind.TITLE]
+    assert titles == ["flood 3000"]
+    assert emulator.title == "flood 3000"
+    assert TerminalEvent(TerminalEventKind.BELL) in events

@@ -1,16 +1,27 @@
-"""`PyteEmulator` as the `TerminalEmulator` port: contract-level behaviour."""
+"""Both backends as the `TerminalEmulator` port: contract-level behaviour."""
 
 from __future__ import annotations
 
 import pytest
 
 from adapters.emulator import PyteEmulator
+from adapters.emulator.ghostty import GhosttyEmulator
 from core.terminal import Cursor, TerminalEmulator
-from tests.adapters.emulator.helpers import fed, lines, make
+from tests.adapters.emulator.helpers import fed, fed_pyte, lines, make
 
 
+@pytest.mark.pyte_only
 def test_pyte_emulator_satisfies_the_port() -> None:
     emulator: TerminalEmulator = PyteEmulator(80, 24)  # checked by mypy
+    assert (emulator.cols, emulator.rows) == (80, 24)
+    assert emulator.cursor() == Cursor(0, 0)
+    assert emulator.title == ""
+    assert emulator.cwd is None
+
+
+@pytest.mark.ghostty_only
+def test_ghostty_emulator_satisfies_the_port() -> None:
+    emulator: TerminalEmulator = GhosttyEmulator(80, 24)  # checked by mypy
     assert (emulator.cols, emulator.rows) == (80, 24)
     assert emulator.cursor() == Cursor(0, 0)
     assert emulator.title == ""
@@ -32,21 +43,34 @@ def test_take_dirty_reports_changed_rows_once() -> None:
     [b"\x1b[?1049h", b"\x1b[2J", b"\r\n" * 6, b"\x1bc", b"\x1b#8", b"\x1b[?5h"],
 )
 def test_take_dirty_reports_every_row_after_whole_screen_changes(change: bytes) -> None:
-    emulator = make(cols=10, rows=5)
+    # Every row shows something else before, so each of these changes every row.
+    emulator = fed("\x1b[44m" + "\r\n".join(f"row {y}" for y in range(5)), cols=10, rows=5)
     emulator.take_dirty()
     emulator.feed(change)
     assert emulator.take_dirty() == set(range(5))
 
 
 def test_region_scroll_marks_only_the_region() -> None:
-    emulator = fed("\x1b[2;3r\x1b[3;1H", cols=10, rows=5)
+    emulator = fed("a\r\nb\r\nc\r\nd\r\ne\x1b[2;3r\x1b[3;1H", cols=10, rows=5)
     emulator.take_dirty()
     emulator.feed(b"\n")
     assert emulator.take_dirty() == {1, 2}
+    assert lines(emulator) == ["a", "c", "", "d", "e"]
 
 
+def test_a_repainted_row_that_shows_the_same_is_not_dirty() -> None:
+    # Agent CLIs repaint whole screens many times a second; unchanged rows cost nothing
+    # downstream. pyte's backend reports rows it wrote to, ghostty's rows that changed.
+    emulator = fed("one\r\ntwo", cols=10, rows=3)
+    emulator.take_dirty()
+    emulator.feed(b"\x1b[H\x1b[2Jone\r\ntwo\x1b[3;1Hnew")
+    assert 2 in emulator.take_dirty()
+    assert lines(emulator) == ["one", "two", "new"]
+
+
+@pytest.mark.pyte_only
 def test_feed_survives_a_bug_and_counts_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    emulator = make(cols=10, rows=3)
+    emulator = fed_pyte("", cols=10, rows=3)
     emulator.feed(b"\x1b[")  # leave the parser mid-sequence
 
     def broken(*_: object) -> None:
@@ -68,3 +92,18 @@ def test_empty_and_incomplete_utf8_feeds_change_nothing() -> None:
     assert emulator.take_dirty() == set()
     emulator.feed(b"\xad")
     assert lines(emulator)[0] == "中"
+
+
+@pytest.mark.ghostty_only
+def test_a_failing_callback_is_counted_and_the_screen_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    emulator = GhosttyEmulator(10, 3)
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(emulator._osc, "add_event", broken)
+    emulator.feed(b"\x1b]2;title\x07ok")
+    assert emulator.internal_errors == 1
+    assert lines(emulator)[0] == "ok"

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from adapters.emulator.grid import Line
 from adapters.emulator.rows import compact_line, expand_history, line_from_history, render_line
 from adapters.emulator.screen import IdeaScreen
 from core.terminal import row_text
-from tests.adapters.emulator.helpers import check_invariants, fed, history_lines, lines, make
+from tests.adapters.emulator.helpers import (
+    check_invariants,
+    fed,
+    fed_pyte,
+    history_lines,
+    lines,
+    make,
+)
 from tests.adapters.emulator.tmux_reference import row_cells
 
 
@@ -76,8 +85,9 @@ def test_erase_saved_lines_clears_history() -> None:
     assert emulator.history_size() == 0
 
 
+@pytest.mark.pyte_only
 def test_compact_entries_are_small() -> None:
-    emulator = fed(
+    emulator = fed_pyte(
         "".join(f"\x1b[3{n % 8}mword{n}\x1b[0m " * 12 + "\r\n" for n in range(200)),
         cols=120,
         rows=10,
@@ -89,11 +99,12 @@ def test_compact_entries_are_small() -> None:
     assert max(sizes) < 600
 
 
+@pytest.mark.pyte_only
 def test_every_entry_kind_renders_back_to_the_original_row() -> None:
     screen = IdeaScreen(12, 3, history=10)
     cases = ["plain text", "\x1b[1mbold\x1b[0m end", "中文 \x1b[32mok", "e\u0301\x1b[4mu"]
     for case in cases:
-        emulator = fed(case, cols=12, rows=1)
+        emulator = fed_pyte(case, cols=12, rows=1)
         line = emulator.screen.grid[0]
         entry = compact_line(line)
         row = render_line(line, emulator.screen.table)

@@ -136,32 +136,62 @@ _OTHERS = [
 _TEXT = ["word ", "ab", "x", "é", "e\u0301", "─", "\t", "\r", "\n", "\r\n", "\x08", "0123456789"]
 
 
-def _random_stream(seed: int) -> bytes:
+# What the ghostty backend's random streams leave out: the xterm-vs-tmux differences
+# documented in tests/helpers/emulators.py (BS and REP, the 1049/47 edge cases, IL/DL
+# moving the cursor to the first column as xterm's do) …
+_GHOSTTY_FINALS = "".join(final for final in _FINALS if final not in "bTLM")
+_GHOSTTY_TEXT = [text for text in _TEXT if text != "\x08"]
+_GHOSTTY_OTHERS = [other for other in _OTHERS if "104" not in other and "47" not in other]
+
+
+def _after_text(pieces: list[str]) -> bool:
+    """Whether text came last, SGR aside (the cursor may be at the pending-wrap position)."""
+    for piece in reversed(pieces):
+        if not (piece.startswith("\x1b[") and piece.endswith("m")):
+            return not piece.startswith("\x1b")
+    return False
+
+
+def _random_stream(seed: int, ghostty: bool = False) -> bytes:
     """Text, cursor moves, edits, SGR and modes, without the deliberate divergences (scroll
     regions, insert mode, origin mode, wide characters) that the other tests cover."""
+    finals, texts, others = ((_GHOSTTY_FINALS, _GHOSTTY_TEXT, _GHOSTTY_OTHERS) if ghostty
+                             else (_FINALS, _TEXT, _OTHERS))
     rng = random.Random(seed)
     pieces: list[str] = []
     for _ in range(rng.randint(5, 60)):
         pick = rng.random()
         if pick < 0.3:
-            pieces.append(rng.choice(_TEXT))
+            pieces.append(rng.choice(texts))
         elif pick < 0.55:
             params = ";".join(str(rng.randint(1, 12)) for _ in range(rng.randint(0, 2)))
-            pieces.append(f"\x1b[{params}{rng.choice(_FINALS)}")
+            final = rng.choice(finals)
+            if ghostty and final not in "Hf":
+                # … and a second parameter to one-parameter sequences (tmux reads some) …
+                params = params.split(";")[0]
+            if ghostty and final not in "HfdG`" and _after_text(pieces):
+                # … and an edit or a relative move right after text, which may start at the
+                # pending-wrap position (xterm counts from the last column, tmux past it).
+                pieces.append("\r")
+            pieces.append(f"\x1b[{params}{final}")
         elif pick < 0.7:
             pieces.append(f"\x1b[{rng.choice(_SGRS)}m")
         elif pick < 0.85:
-            pieces.append(rng.choice(_OTHERS))
+            other = rng.choice(others)
+            if ghostty and _after_text(pieces):
+                pieces.append("\r")  # IND/NEL/RI/DECSC from the pending wrap: as above
+            pieces.append(other)
         else:
             pieces.append("".join(rng.choice("abcdefgh ") for _ in range(rng.randint(1, 30))))
     return "".join(pieces).encode()
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_random_streams_show_what_tmux_shows(seed: int, tmp_path: Path) -> None:
+def test_random_streams_show_what_tmux_shows(seed: int, tmp_path: Path,
+                                            emulator_backend: str) -> None:
     require_tmux()
     cols, rows = 12, 5
-    data = _random_stream(seed)
+    data = _random_stream(seed, ghostty=emulator_backend == "ghostty")
     reference = tmux_capture(data, cols, rows, tmp_path)
     emulator = fed(data, cols=cols, rows=rows)
     for y in range(rows):
