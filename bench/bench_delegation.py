@@ -98,8 +98,9 @@ def turns(project_dir: Path, agent_id: str) -> dict[str, dict[str, Any]]:
 
 
 def overhead(idea: Idea, project: str, project_dir: Path, agent: dict[str, Any],
-             asks: int) -> list[float]:
+             asks: int) -> tuple[list[float], dict[str, list[float]]]:
     measured: list[tuple[str, float, float]] = []
+    times: dict[str, dict[str, float]] = {}
     with idea.client() as client:
         for n in range(asks):
             wait_idle(client, agent["name"], project)
@@ -109,13 +110,23 @@ def overhead(idea: Idea, project: str, project_dir: Path, agent: dict[str, Any],
             if result["state"] != "replied":
                 raise SystemExit(f"ask {n}: {result}")
             measured.append((result["ticket"], sent, received))
+            times[result["ticket"]] = result["times"]
     time.sleep(0.5)  # the agent's report is rewritten after each call
     own = turns(project_dir, agent["id"])
-    return [
-        (received - sent - (own[t]["replying"] - own[t]["start"])) * 1000
-        for t, sent, received in measured
-        if t in own and own[t]["replying"] is not None
-    ]
+    costs: list[float] = []
+    phases: dict[str, list[float]] = {"command→typed": [], "typed→turn starts": [],
+                                      "reply call→ticket replied": [], "replied→caller": []}
+    for t, sent, received in measured:
+        turn = own.get(t)
+        if turn is None or turn["replying"] is None:
+            continue
+        costs.append((received - sent - (turn["replying"] - turn["start"])) * 1000)
+        mark = times[t]
+        phases["command→typed"].append((mark["delivered"] - sent) * 1000)
+        phases["typed→turn starts"].append((turn["start"] - mark["delivered"]) * 1000)
+        phases["reply call→ticket replied"].append((mark["finished"] - turn["replying"]) * 1000)
+        phases["replied→caller"].append((received - mark["finished"]) * 1000)
+    return costs, phases
 
 
 def load(idea: Idea, project: str, names: list[str], count: int,
@@ -203,7 +214,7 @@ def main() -> int:
             with idea.client() as client:
                 for name in names:
                     wait_idle(client, name, "proj")
-            costs = overhead(idea, "proj", project_dir, agents[0], args.asks)
+            costs, phases = overhead(idea, "proj", project_dir, agents[0], args.asks)
             loaded = load(idea, "proj", names, args.concurrent, pid)
         finally:
             subprocess.run([args.idea, "kill-server", "-f"], env=env, capture_output=True,
@@ -214,6 +225,8 @@ def main() -> int:
         [["idea", f"{statistics.median(costs):.1f}", f"{percentile(costs, 0.99):.1f}",
           "5", "20"]],
     ))
+    print("where it goes (p50 ms):", ", ".join(
+        f"{name} {statistics.median(values):.1f}" for name, values in phases.items() if values))
     answered = loaded["latencies"]
     counts = {state: loaded["outcomes"].count(state) for state in set(loaded["outcomes"])}
     print(f"\n{args.concurrent} concurrent asks across {args.agents} agents, 20 % hanging up:")

@@ -35,6 +35,13 @@ def describe_ticket(ticket: Ticket) -> dict[str, Any]:
         "requester": ticket.requester_name,
         "state": ticket.state.value,
     }
+    # Monotonic seconds (CLOCK_MONOTONIC, the same in every process of the machine).
+    info["times"] = {
+        "created": ticket.created_at,
+        "delivered": ticket.delivered_at,
+        "submitted": ticket.submitted_at,
+        "finished": ticket.finished_at,
+    }
     if ticket.reason:
         info["reason"] = ticket.reason
     if ticket.result is not None:

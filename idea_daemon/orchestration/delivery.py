@@ -44,7 +44,9 @@ class Owner(Protocol):
 
     def watch(self, session: TerminalSession) -> Watch: ...
 
-    def profile_of(self, session: TerminalSession) -> AgentProfile: ...
+    def rules_for(
+        self, session: TerminalSession, watch: Watch
+    ) -> tuple[AgentProfile, StateRules]: ...
 
     def tell_user(self, runtime: ProjectRuntime, message: str) -> None: ...
 
@@ -79,6 +81,10 @@ class Watch:
     waiting_for: str = ""
     """Why the head task is not delivered yet ("" when nothing waits)."""
     told_blocked: bool = False
+    profile: AgentProfile | None = None
+    rules: StateRules | None = None
+    """The session's profile and its parsed state rules, read once (a running session's
+    profile does not change; reading profiles.json per look cost milliseconds)."""
 
 
 def rules_of(profile: AgentProfile) -> StateRules:
@@ -153,9 +159,8 @@ class Deliverer:
                 session = self.owner.agents.session_of_agent(runtime, agent_id)
                 if session is None:
                     return  # kicked again when the agent runs (launch, resume)
-                profile = self.owner.profile_of(session)
-                rules = rules_of(profile)
                 watch = self.owner.watch(session)
+                profile, rules = self.owner.rules_for(session, watch)
                 if not await self._until_free(runtime, box, ticket, session, profile, rules, watch):
                     continue
                 await self._deliver(runtime, box, ticket, session, profile, rules)

@@ -21,6 +21,7 @@ from adapters.mcp.port import AskOutcome, Progress
 from core.agents.agent import Agent
 from core.agents.errors import AgentNotFound, AmbiguousAgent
 from core.agents.profile import AgentProfile
+from core.agents.state_rules import StateRules
 from core.errors import IdeaError
 from core.orchestration.errors import (
     AskFailed,
@@ -168,7 +169,15 @@ class OrchestrationService:
         return watch
 
     def profile_of(self, session: TerminalSession) -> AgentProfile:
-        return self.agents.profile(session.profile_id or "")
+        return self.rules_for(session, self.watch(session))[0]
+
+    def rules_for(
+        self, session: TerminalSession, watch: Watch
+    ) -> tuple[AgentProfile, StateRules]:
+        if watch.profile is None or watch.rules is None:
+            watch.profile = self.agents.profile(session.profile_id or "")
+            watch.rules = rules_of(watch.profile)
+        return watch.profile, watch.rules
 
     def tell_user(self, runtime: ProjectRuntime, message: str) -> None:
         window = self.service.lookups.window_of_project(runtime)
@@ -460,7 +469,7 @@ class OrchestrationService:
             info.update(state="stopped", rule="not running")
             return info
         watch = self.watch(session)
-        verdict = observe(session, rules_of(self.profile_of(session)), watch)
+        verdict = observe(session, self.rules_for(session, watch)[1], watch)
         info.update(state=verdict.state, rule=verdict.rule, line=verdict.line,
                     text=verdict.text, explain=verdict.explain(),
                     mcpConnected=watch.mcp_connected, waitingFor=watch.waiting_for or None)
@@ -472,7 +481,8 @@ class OrchestrationService:
         info: dict[str, Any] = {"queue": box.depth(agent.id)}
         session = self.agents.session_of_agent(runtime, agent.id)
         if session is not None:
-            verdict = observe(session, rules_of(self.profile_of(session)), self.watch(session))
+            watch = self.watch(session)
+            verdict = observe(session, self.rules_for(session, watch)[1], watch)
             info["activity"] = verdict.state
         current = box.current(agent.id)
         if current is not None:
