@@ -45,7 +45,13 @@ CLAUDE_CODE: dict[str, Any] = {
     "mcp": {
         # --strict-mcp-config: the agent sees idea's server only, not the user's own ones,
         # and no project .mcp.json waits for an approval the agent cannot give.
-        "config": {"strategy": "flag", "flag": "--mcp-config {path} --strict-mcp-config"},
+        # --allowedTools mcp__idea: idea's own tools never wait on a permission question
+        # (the default "auto" mode asks the vendor's servers about an unlisted tool, and a
+        # delegated agent would sit "blocked"), without touching the user's settings.
+        "config": {
+            "strategy": "flag",
+            "flag": "--mcp-config {path} --strict-mcp-config --allowedTools mcp__idea",
+        },
         "transport": "stdio",
     },
     # The input box's prompt character, alone or followed by typed text.

@@ -39,8 +39,9 @@ class RealTeam:
         self.mcp_servers = mcp_servers
         self.trusted: list[Path] = [idea.root]
         idea.env["PATH"] = os.pathsep.join([*sorted(folders), idea.env["PATH"]])
+        # No tool allowed in the user's settings: idea's launch flags must be enough.
         idea.env.update(prepare_claude(idea.user_home, server.url, self.trusted,
-                                       [f"mcp__{name}" for name in mcp_servers or ("idea",)]))
+                                       [f"mcp__{name}" for name in mcp_servers]))
         idea.env.update(prepare_codex(idea.user_home / ".codex", server.url, self.trusted,
                                       mcp_servers))
         idea.env[CODEX_KEY_VAR] = "sk-idea-test"

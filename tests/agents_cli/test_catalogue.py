@@ -65,7 +65,7 @@ def argv(profile_id: str, session: SessionMode) -> list[str]:
 
 def test_claude_code_command_lines() -> None:
     tail = ["--append-system-prompt", VALUES["content"], "--mcp-config", MCP,
-            "--strict-mcp-config"]
+            "--strict-mcp-config", "--allowedTools", "mcp__idea"]
     conversation = VALUES["conversationId"]
     assert argv("claude-code", SessionMode.START) == [
         "claude", "--session-id", conversation, *tail]
