@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from adapters.config import Delegation, load_config
 from adapters.emulator.backends import Backend, choose
@@ -43,7 +44,7 @@ from idea_daemon import (
 )
 from idea_daemon.agent_admin import AgentAdmin
 from idea_daemon.agents import AgentRuntime
-from idea_daemon.commands import Handler
+from idea_daemon.command_table import Command, RawHandler, table, untyped
 from idea_daemon.orchestration.mcp_host import McpHost
 from idea_daemon.orchestration.service import OrchestrationService
 from idea_daemon.ports import Pty, SpawnFailed, WorkspacePorts
@@ -52,24 +53,22 @@ from idea_daemon.runtime_files import check_user_file
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
 
-COMMAND_TABLES: tuple[Mapping[str, Handler], ...] = (
-    commands.COMMANDS,
-    commands_workspace.COMMANDS,
-    commands_terminal.COMMANDS,
-    commands_server.COMMANDS,
-    commands_agents.COMMANDS,
-    commands_persona.COMMANDS,
-)
+
+def command_table() -> dict[str, Command[Any]]:
+    """Every command the daemon answers, by wire name (tmux's cmd_table): the typed tables
+    of the command modules; the git and worktree modules' handlers still read raw maps."""
+    return table(
+        commands.COMMANDS,
+        commands_workspace.COMMANDS,
+        commands_terminal.COMMANDS,
+        commands_server.COMMANDS,
+        commands_agents.COMMANDS,
+        commands_persona.COMMANDS,
+    )
 
 
-def command_table() -> dict[str, Handler]:
-    """Every command the daemon answers, by wire name (a name defined twice is a bug)."""
-    table: dict[str, Handler] = {}
-    for part in COMMAND_TABLES:
-        for name, handler in part.items():
-            assert name not in table, f"command {name} is defined twice"
-            table[name] = handler
-    return table
+def _untyped(handlers: Mapping[str, RawHandler]) -> dict[str, Command[Any]]:
+    return {name: untyped(name, handler) for name, handler in handlers.items()}
 
 
 def _wire_git(server: DaemonServer) -> None:
@@ -85,7 +84,7 @@ def _wire_git(server: DaemonServer) -> None:
     server.git = git = GitService(open_git(os.environ), watch_directory, tell)
     if server.service is not None:
         server.service.hooks.agent_activity_handlers.append(git.touch_path)
-    server.handlers.update(commands_git.COMMANDS)
+    server.handlers.update(_untyped(commands_git.COMMANDS))
     # Agents in their own worktrees (D28): launches and resumes run them there.
     from idea_daemon import commands_worktrees
     from idea_daemon.agent_worktrees import AgentWorktrees
@@ -93,7 +92,7 @@ def _wire_git(server: DaemonServer) -> None:
     server.worktrees = trees = AgentWorktrees(git.port)
     if server.agents is not None:
         server.agents.worktree_of = trees.worktree_of
-    server.handlers.update(commands_worktrees.COMMANDS)
+    server.handlers.update(_untyped(commands_worktrees.COMMANDS))
 
 
 class SystemClock:
@@ -204,7 +203,7 @@ def _wire_orchestration(server: DaemonServer, locations: Locations, bounds: Dele
     server.orchestration = orchestration
     server.start_hooks.append(orchestration.open)
     server.stop_hooks.append(orchestration.close)
-    server.handlers.update(commands_orchestration.COMMANDS)
+    server.handlers.update(_untyped(commands_orchestration.COMMANDS))
 
 
 def assemble(

@@ -7,13 +7,15 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adapters.ipc import commands as rpc
 from adapters.store.profiles_codec import decode_profile, encode_profile, read_profile_file
 from core.agents.argv import detect_argv
 from core.agents.profile import AgentProfile
 from core.errors import IdeaError, StoreError
 from core.layout.model import Direction
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import Handler, _svc, caller_window
+from idea_daemon.command_table import command, entries
+from idea_daemon.commands import _svc, caller_window
 from idea_daemon.commands_workspace import _project
 from idea_daemon.errors import CommandError
 from idea_daemon.server import DaemonServer
@@ -40,9 +42,9 @@ def _admin(server: DaemonServer) -> AgentAdmin:
     return admin
 
 
-def _name(params: dict[str, Any], key: str = "agent") -> str:
-    value = params.get(key)
-    if not isinstance(value, str) or not value.strip():
+def _name(value: str | None, key: str) -> str:
+    """A name the command needs (`key` is its parameter, for the message)."""
+    if value is None or not value.strip():
         raise CommandError(f"{key} is required")
     return value
 
@@ -61,7 +63,7 @@ def describe_status(status: AgentStatus, server: DaemonServer) -> dict[str, Any]
             ref = _svc(server).lookups.find_cell(status.cell)
             from idea_daemon.commands import describe_cell
 
-            info["target"] = describe_cell(_svc(server), ref)["target"]
+            info["target"] = describe_cell(_svc(server), ref).target
         except CommandError:
             pass
     if status.state == "running":
@@ -78,8 +80,9 @@ def describe_status(status: AgentStatus, server: DaemonServer) -> dict[str, Any]
 # ─── agents ────────────────────────────────────────────────────────────────────────────
 
 
-def agent_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
+def agent_list(server: DaemonServer, client: ClientConnection,
+               p: rpc.ProjectParams) -> Any:
+    runtime = _project(server, client, p.project)
     drifting = {d.agent_id: d for d in _admin(server).drift(runtime)}
     listed = []
     for status in _agents(server).status(runtime):
@@ -94,73 +97,76 @@ def agent_list(server: DaemonServer, client: ClientConnection, params: dict[str,
     return listed
 
 
-def agent_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    agent = _admin(server).create(runtime, _name(params, "name"), params.get("profile"),
-                                  params.get("template"), bool(params.get("sync")))
+def agent_new(server: DaemonServer, client: ClientConnection,
+              p: rpc.AgentNewParams) -> Any:
+    runtime = _project(server, client, p.project)
+    agent = _admin(server).create(runtime, _name(p.name, "name"), p.profile,
+                                  p.template, p.sync)
     return {"id": agent.id, "name": agent.name, "mdPath": agent.md_path,
             "profileId": agent.profile_id,
             "path": str(Path(runtime.root) / ".ideai" / agent.md_path)}
 
 
-def agent_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    agent = _admin(server).rename(runtime, _name(params), _name(params, "name"))
+def agent_rename(server: DaemonServer, client: ClientConnection,
+                 p: rpc.AgentRenameParams) -> Any:
+    runtime = _project(server, client, p.project)
+    agent = _admin(server).rename(runtime, _name(p.agent, "agent"), _name(p.name, "name"))
     return {"id": agent.id, "name": agent.name}
 
 
-def agent_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    agent = _admin(server).delete(runtime, _name(params), bool(params.get("force")))
+def agent_rm(server: DaemonServer, client: ClientConnection,
+             p: rpc.AgentForceParams) -> Any:
+    runtime = _project(server, client, p.project)
+    agent = _admin(server).delete(runtime, _name(p.agent, "agent"), p.force)
     runtime.notices = _admin(server).drift_messages(runtime)
     return {"deleted": agent.name}
 
 
-def agent_path(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    return {"path": _admin(server).persona_path(runtime, _name(params))}
+def agent_path(server: DaemonServer, client: ClientConnection,
+               p: rpc.AgentParams) -> Any:
+    runtime = _project(server, client, p.project)
+    return {"path": _admin(server).persona_path(runtime, _name(p.agent, "agent"))}
 
 
-async def agent_launch(
-    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
-) -> Any:
+async def agent_launch(server: DaemonServer, client: ClientConnection,
+                       p: rpc.AgentLaunchParams) -> Any:
     """Launch into a new split (default), a chosen cell (`target`) or the background; with
     `worktree` (true, or a branch name), or `worktree: true` in agents.json, in the agent's
     own git worktree (made on first use, D28)."""
-    worktree = params.get("worktree")
+    worktree = p.worktree
     if worktree is not None and not isinstance(worktree, bool | str):
         raise CommandError("worktree must be true or a branch name")
     if server.worktrees is not None:
-        if params.get("background") or not params.get("target"):
-            runtime = _project(server, client, params)
+        if p.background or not p.target:
+            runtime = _project(server, client, p.project)
         else:
             window = caller_window(server, client)
-            runtime = _svc(server).lookups.resolve(params.get("target"), window,
+            runtime = _svc(server).lookups.resolve(p.target, window,
                                                    client.cell).runtime
-        agent = _agents(server).agent(runtime, _name(params))
+        agent = _agents(server).agent(runtime, _name(p.agent, "agent"))
         wanted = worktree if worktree is not None else agent.extra.get("worktree") is True
         if wanted:
             branch = worktree if isinstance(worktree, str) and worktree else None
             await server.worktrees.ensure(runtime, agent, branch)
     elif worktree:
         raise CommandError("git is not available: an agent cannot get its own worktree")
-    return _launch(server, client, params)
+    return _launch(server, client, p)
 
 
-def _launch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def _launch(server: DaemonServer, client: ClientConnection, p: rpc.AgentLaunchParams) -> Any:
     service = _svc(server)
     agents = _agents(server)
-    name = _name(params)
-    if params.get("background"):
-        runtime = _project(server, client, params)
-        status = agents.launch(runtime, name, where="background", resume=bool(params.get("resume")))
+    name = _name(p.agent, "agent")
+    if p.background:
+        runtime = _project(server, client, p.project)
+        status = agents.launch(runtime, name, where="background", resume=p.resume)
         return _launched(status, server)
-    where = "cell" if params.get("target") and not params.get("split") else "split"
-    ref = service.lookups.resolve(params.get("target"), caller_window(server, client), client.cell)
-    direction = Direction.COLUMN if params.get("direction") == "down" else Direction.ROW
+    where = "cell" if p.target and not p.split else "split"
+    ref = service.lookups.resolve(p.target, caller_window(server, client), client.cell)
+    direction = Direction.COLUMN if p.direction == "down" else Direction.ROW
     status = agents.launch(ref.runtime, name, where=where, cell=ref, direction=direction,
-                           resume=bool(params.get("resume")), force=bool(params.get("force")),
-                           move=bool(params.get("move")))
+                           resume=p.resume, force=p.force,
+                           move=p.move)
     if status.cell is not None and where == "split":
         service.cells.select(service.lookups.find_cell(status.cell))
     return _launched(status, server)
@@ -174,32 +180,32 @@ def _launched(status: AgentStatus, server: DaemonServer) -> dict[str, Any]:
     return describe_status(status, server)
 
 
-def agent_stop(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    return describe_status(_agents(server).stop(runtime, _name(params)), server)
+def agent_stop(server: DaemonServer, client: ClientConnection,
+               p: rpc.AgentParams) -> Any:
+    runtime = _project(server, client, p.project)
+    return describe_status(_agents(server).stop(runtime, _name(p.agent, "agent")), server)
 
 
-def agent_restart(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    status = _agents(server).restart(runtime, _name(params), resume=bool(params.get("resume")))
+def agent_restart(server: DaemonServer, client: ClientConnection,
+                  p: rpc.AgentRestartParams) -> Any:
+    runtime = _project(server, client, p.project)
+    status = _agents(server).restart(runtime, _name(p.agent, "agent"), resume=p.resume)
     return describe_status(status, server)
 
 
 def agent_set_profile(server: DaemonServer, client: ClientConnection,
-                      params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    status = _agents(server).set_profile(runtime, _name(params), _name(params, "profile"),
-                                         bool(params.get("force")))
+                      p: rpc.AgentProfileParams) -> Any:
+    runtime = _project(server, client, p.project)
+    status = _agents(server).set_profile(runtime, _name(p.agent, "agent"),
+                                         _name(p.profile, "profile"), p.force)
     return describe_status(status, server)
 
 
 def agent_resumable(server: DaemonServer, client: ClientConnection,
-                    params: dict[str, Any]) -> Any:
+                    p: rpc.AgentsParams) -> Any:
     service = _svc(server)
-    if params.get("all"):
-        runtimes = list(service.projects.values())
-    else:
-        runtimes = [_project(server, client, params)]
+    runtimes = (list(service.projects.values()) if p.all
+                else [_project(server, client, p.project)])
     found = []
     for runtime in runtimes:
         for entry in _agents(server).resumable(runtime):
@@ -207,13 +213,14 @@ def agent_resumable(server: DaemonServer, client: ClientConnection,
     return found
 
 
-def agent_resume(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def agent_resume(server: DaemonServer, client: ClientConnection,
+                 p: rpc.AgentsParams) -> Any:
     service = _svc(server)
-    names = params.get("agents")
+    names = p.agents
     if names is not None and not isinstance(names, list):
         raise CommandError("agents must be a list of names")
-    runtimes = (list(service.projects.values()) if params.get("all")
-                else [_project(server, client, params)])
+    runtimes = (list(service.projects.values()) if p.all
+                else [_project(server, client, p.project)])
     done = []
     for runtime in runtimes:
         for status in _agents(server).resume(runtime, names):
@@ -221,16 +228,18 @@ def agent_resume(server: DaemonServer, client: ClientConnection, params: dict[st
     return done
 
 
-def agent_sync(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    result = _admin(server).sync(runtime, _name(params), bool(params.get("force")))
+def agent_sync(server: DaemonServer, client: ClientConnection,
+               p: rpc.AgentForceParams) -> Any:
+    runtime = _project(server, client, p.project)
+    result = _admin(server).sync(runtime, _name(p.agent, "agent"), p.force)
     runtime.notices = _admin(server).drift_messages(runtime)
     return result
 
 
-def agent_set_sync(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    agent = _admin(server).set_synchronized(runtime, _name(params), bool(params.get("on")))
+def agent_set_sync(server: DaemonServer, client: ClientConnection,
+                   p: rpc.AgentSetSyncParams) -> Any:
+    runtime = _project(server, client, p.project)
+    agent = _admin(server).set_synchronized(runtime, _name(p.agent, "agent"), p.on)
     runtime.notices = _admin(server).drift_messages(runtime)
     return {"name": agent.name, "synchronized": agent.synchronized}
 
@@ -238,38 +247,42 @@ def agent_set_sync(server: DaemonServer, client: ClientConnection, params: dict[
 # ─── templates ─────────────────────────────────────────────────────────────────────────
 
 
-def template_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def template_list(server: DaemonServer, client: ClientConnection,
+                  p: rpc.NoParams) -> Any:
     return _admin(server).template_list()
 
 
-def template_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    template = _admin(server).template_new(_name(params, "name"), str(params.get("content", "")),
-                                           params.get("profile"))
+def template_new(server: DaemonServer, client: ClientConnection,
+                 p: rpc.TemplateNewParams) -> Any:
+    template = _admin(server).template_new(_name(p.name, "name"), p.content,
+                                           p.profile)
     return {"id": template.id, "name": template.name, "version": template.version}
 
 
-def template_show(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    template = _admin(server)._template(_name(params, "template"))
+def template_show(server: DaemonServer, client: ClientConnection,
+                  p: rpc.TemplateParams) -> Any:
+    template = _admin(server)._template(_name(p.template, "template"))
     return {"id": template.id, "name": template.name, "version": template.version,
             "content": template.content_md, "defaultProfileId": template.default_profile_id}
 
 
 def template_update(server: DaemonServer, client: ClientConnection,
-                    params: dict[str, Any]) -> Any:
+                    p: rpc.TemplateUpdateParams) -> Any:
     admin = _admin(server)
-    template = admin.template_update(_name(params, "template"), params.get("content"),
-                                     params.get("name"))
+    template = admin.template_update(_name(p.template, "template"), p.content,
+                                     p.name)
     _refresh_drift(server)
     return {"id": template.id, "name": template.name, "version": template.version}
 
 
-def template_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    template = _admin(server).template_delete(_name(params, "template"))
+def template_rm(server: DaemonServer, client: ClientConnection,
+                p: rpc.TemplateParams) -> Any:
+    template = _admin(server).template_delete(_name(p.template, "template"))
     return {"deleted": template.id}
 
 
 def template_install_pack(server: DaemonServer, client: ClientConnection,
-                          params: dict[str, Any]) -> Any:
+                          p: rpc.NoParams) -> Any:
     installed = _admin(server).install_team_pack()
     _refresh_drift(server)
     return [{"id": t.id, "name": t.name, "version": t.version} for t in installed]
@@ -290,7 +303,8 @@ def _refresh_drift(server: DaemonServer) -> None:
 # ─── profiles ──────────────────────────────────────────────────────────────────────────
 
 
-def profile_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def profile_list(server: DaemonServer, client: ClientConnection,
+                 p: rpc.NoParams) -> Any:
     agents = _agents(server)
     configured = {p.id for p in agents.profile_store.load()} if agents.profile_store.exists() \
         else set()
@@ -301,9 +315,10 @@ def profile_list(server: DaemonServer, client: ClientConnection, params: dict[st
     }
 
 
-def profile_save(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def profile_save(server: DaemonServer, client: ClientConnection,
+                 p: rpc.ProfileSaveParams) -> Any:
     """Write profiles.json (the first-run wizard's result; an empty list records a skip)."""
-    items = params.get("profiles")
+    items = p.profiles
     if not isinstance(items, list):
         raise CommandError("profiles must be a list of profiles in the profiles.json format")
     profiles = [_profile_from(item, index) for index, item in enumerate(items)]
@@ -311,23 +326,23 @@ def profile_save(server: DaemonServer, client: ClientConnection, params: dict[st
     return {"saved": len(profiles)}
 
 
-def profile_add(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def profile_add(server: DaemonServer, client: ClientConnection,
+                p: rpc.ProfileFileParams) -> Any:
     store = _agents(server).profile_store
-    if "file" in params:
-        profile = store.add_profile_from_file(Path(str(params["file"])))
+    if p.file is not None:
+        profile = store.add_profile_from_file(Path(p.file))
     else:
-        profile = store.add(_profile_from(params.get("profile")))
+        profile = store.add(_profile_from(p.profile))
     return encode_profile(profile)
 
 
-def profile_edit(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def profile_edit(server: DaemonServer, client: ClientConnection,
+                 p: rpc.ProfileFileParams) -> Any:
     """Replace a profile (configuring a built-in one takes it into profiles.json)."""
     store = _agents(server).profile_store
-    if "file" in params:
-        profile = read_profile_file(Path(str(params["file"])))
-    else:
-        profile = _profile_from(params.get("profile"))
-    existing = {p.id for p in store.load()} if store.exists() else set()
+    profile = (read_profile_file(Path(p.file)) if p.file is not None
+               else _profile_from(p.profile))
+    existing = {known.id for known in store.load()} if store.exists() else set()
     saved = store.update(profile) if profile.id in existing else store.add(profile)
     return encode_profile(saved)
 
@@ -346,10 +361,11 @@ def _profile_from(data: Any, index: int | None = None) -> AgentProfile:
         raise CommandError(f"{label}: {exc.message}", "invalid_profile") from exc
 
 
-def profile_rm(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def profile_rm(server: DaemonServer, client: ClientConnection,
+               p: rpc.ProfileIdParams) -> Any:
     """Remove a configured profile (a built-in one stays available from the catalogue)."""
     store = _agents(server).profile_store
-    profile_id = _name(params, "profile")
+    profile_id = _name(p.profile, "profile")
     if not store.exists():
         raise CommandError(f"no profiles are configured: {profile_id!r} is not in profiles.json")
     removed = store.remove(profile_id)
@@ -365,7 +381,7 @@ def profile_rm(server: DaemonServer, client: ClientConnection, params: dict[str,
 
 
 async def profile_detect(server: DaemonServer, client: ClientConnection,
-                         params: dict[str, Any]) -> Any:
+                         p: rpc.NoParams) -> Any:
     """Which CLIs are installed: every profile's `detect` command, run with a timeout."""
     profiles = _agents(server).profiles()
     results = await asyncio.gather(*(detect(profile) for profile in profiles))
@@ -394,31 +410,32 @@ async def detect(profile: AgentProfile) -> dict[str, Any]:
     return {"found": process.returncode == 0, "detail": text[0][:200] if text else ""}
 
 
-# The commands of this module, by wire name (the composition root merges the tables).
-COMMANDS: dict[str, Handler] = {
-    "agent_list": agent_list,
-    "agent_new": agent_new,
-    "agent_rename": agent_rename,
-    "agent_rm": agent_rm,
-    "agent_path": agent_path,
-    "agent_launch": agent_launch,
-    "agent_stop": agent_stop,
-    "agent_restart": agent_restart,
-    "agent_set_profile": agent_set_profile,
-    "agent_resumable": agent_resumable,
-    "agent_resume": agent_resume,
-    "agent_sync": agent_sync,
-    "agent_set_sync": agent_set_sync,
-    "template_list": template_list,
-    "template_new": template_new,
-    "template_show": template_show,
-    "template_update": template_update,
-    "template_rm": template_rm,
-    "template_install_pack": template_install_pack,
-    "profile_list": profile_list,
-    "profile_save": profile_save,
-    "profile_add": profile_add,
-    "profile_edit": profile_edit,
-    "profile_rm": profile_rm,
-    "profile_detect": profile_detect,
-}
+
+COMMANDS = entries(
+    command("agent_list", rpc.ProjectParams, agent_list),
+    command("agent_new", rpc.AgentNewParams, agent_new),
+    command("agent_rename", rpc.AgentRenameParams, agent_rename),
+    command("agent_rm", rpc.AgentForceParams, agent_rm),
+    command("agent_path", rpc.AgentParams, agent_path),
+    command("agent_launch", rpc.AgentLaunchParams, agent_launch),
+    command("agent_stop", rpc.AgentParams, agent_stop),
+    command("agent_restart", rpc.AgentRestartParams, agent_restart),
+    command("agent_set_profile", rpc.AgentProfileParams, agent_set_profile),
+    command("agent_resumable", rpc.AgentsParams, agent_resumable),
+    command("agent_resume", rpc.AgentsParams, agent_resume),
+    command("agent_sync", rpc.AgentForceParams, agent_sync),
+    command("agent_set_sync", rpc.AgentSetSyncParams, agent_set_sync),
+    command("template_list", rpc.NoParams, template_list),
+    command("template_new", rpc.TemplateNewParams, template_new),
+    command("template_show", rpc.TemplateParams, template_show),
+    command("template_update", rpc.TemplateUpdateParams, template_update),
+    command("template_rm", rpc.TemplateParams, template_rm),
+    command("template_install_pack", rpc.NoParams, template_install_pack),
+    command("profile_list", rpc.NoParams, profile_list),
+    command("profile_save", rpc.ProfileSaveParams, profile_save),
+    command("profile_add", rpc.ProfileFileParams, profile_add),
+    command("profile_edit", rpc.ProfileFileParams, profile_edit),
+    command("profile_rm", rpc.ProfileIdParams, profile_rm),
+    command("profile_detect", rpc.NoParams, profile_detect),
+)
+"""The commands of this module (the composition root merges the tables)."""

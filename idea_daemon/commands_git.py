@@ -47,7 +47,7 @@ def _repo(server: DaemonServer, client: ClientConnection, params: dict[str, Any]
         if not os.path.isdir(path):
             raise CommandError(f"{path} is not a folder")
         return os.path.normpath(path)
-    return _project(server, client, params).root
+    return _project(server, client, params.get("project")).root
 
 
 def _text(params: dict[str, Any], key: str, required: bool = True) -> str | None:

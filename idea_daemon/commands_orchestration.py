@@ -7,7 +7,7 @@ from typing import Any
 from core.orchestration.errors import OrchestrationError
 from core.orchestration.tickets import Ticket
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import Handler
+from idea_daemon.command_table import RawHandler as Handler
 from idea_daemon.commands_workspace import _project
 from idea_daemon.errors import CommandError
 from idea_daemon.orchestration.service import OrchestrationService
@@ -51,7 +51,7 @@ def describe_ticket(ticket: Ticket) -> dict[str, Any]:
 
 async def ask(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Delegate as the user and wait for the reply (or `timeout` seconds)."""
-    runtime = _project(server, client, params)
+    runtime = _project(server, client, params.get("project"))
     timeout = params.get("timeout")
     if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
         raise CommandError("timeout must be a positive number of seconds")
@@ -65,7 +65,7 @@ async def ask(server: DaemonServer, client: ClientConnection, params: dict[str, 
 
 
 def agent_send(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
+    runtime = _project(server, client, params.get("project"))
     try:
         ticket = _orchestration(server).send_line(
             runtime, _text(params, "agent"), _text(params, "text")
@@ -76,7 +76,7 @@ def agent_send(server: DaemonServer, client: ClientConnection, params: dict[str,
 
 
 def agent_interrupt(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
+    runtime = _project(server, client, params.get("project"))
     try:
         return _orchestration(server).interrupt(runtime, _text(params, "agent"))
     except OrchestrationError as exc:
@@ -84,7 +84,7 @@ def agent_interrupt(server: DaemonServer, client: ClientConnection, params: dict
 
 
 def agent_state(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
+    runtime = _project(server, client, params.get("project"))
     orchestration = _orchestration(server)
     try:
         agent = orchestration.target(runtime, _text(params, "agent"))
@@ -95,7 +95,7 @@ def agent_state(server: DaemonServer, client: ClientConnection, params: dict[str
 
 def tickets(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
     """Recent delegations of the project, oldest first (the delegations view)."""
-    runtime = _project(server, client, params)
+    runtime = _project(server, client, params.get("project"))
     box = _orchestration(server).box(runtime)
     return [describe_ticket(t) for t in box.tickets()]
 

@@ -12,8 +12,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from adapters.ipc import commands as rpc
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import Handler
+from idea_daemon.command_table import command, entries
 from idea_daemon.commands_agents import _agents, _name
 from idea_daemon.commands_workspace import _project
 from idea_daemon.errors import CommandError, ConfirmationNeeded
@@ -31,38 +32,34 @@ def revision(text: str | None) -> str:
 
 
 def _located(server: DaemonServer, client: ClientConnection,
-             params: dict[str, Any]) -> tuple[Path, str, Path]:
-    runtime = _project(server, client, params)
+             p: rpc.AgentParams) -> tuple[Path, str, Path]:
+    runtime = _project(server, client, p.project)
     agents = _agents(server)
-    agent = agents.agent(runtime, _name(params))
+    agent = agents.agent(runtime, _name(p.agent, "agent"))
     root = Path(runtime.root)
     return root, agent.md_path, agents.persona_store.path(root, agent.md_path)
 
 
-def agent_persona_read(
-    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
-) -> Any:
-    root, md_path, path = _located(server, client, params)
+def agent_persona_read(server: DaemonServer, client: ClientConnection,
+                       p: rpc.AgentParams) -> Any:
+    root, md_path, path = _located(server, client, p)
     text = _agents(server).persona_store.load(root, md_path)
     return {"path": str(path), "exists": text is not None, "content": text or "",
             "revision": revision(text)}
 
 
-def agent_persona_write(
-    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
-) -> Any:
-    content = params.get("content")
-    if not isinstance(content, str):
+def agent_persona_write(server: DaemonServer, client: ClientConnection,
+                        p: rpc.PersonaWriteParams) -> Any:
+    content = p.content
+    if content is None:
         raise CommandError("content (the Markdown) is required")
     if len(content.encode("utf-8")) > MAX_PERSONA_BYTES:
         raise CommandError(f"a persona is limited to {MAX_PERSONA_BYTES} bytes")
-    base = params.get("revision")
-    if base is not None and not isinstance(base, str):
-        raise CommandError("revision must be the string a read gave")
-    root, md_path, path = _located(server, client, params)
+    base = p.revision
+    root, md_path, path = _located(server, client, p)
     store = _agents(server).persona_store
     current = store.load(root, md_path)
-    if base is not None and revision(current) != base and not params.get("force"):
+    if base is not None and revision(current) != base and not p.force:
         raise ConfirmationNeeded(
             f"{path.name} changed on disk since you opened it (a sync, or another "
             "editor). Overwrite it with your version?")
@@ -72,8 +69,9 @@ def agent_persona_write(
     return {"path": str(path), "changed": changed, "revision": revision(content)}
 
 
-# The commands of this module, by wire name (the composition root merges the tables).
-COMMANDS: dict[str, Handler] = {
-    "agent_persona_read": agent_persona_read,
-    "agent_persona_write": agent_persona_write,
-}
+
+COMMANDS = entries(
+    command("agent_persona_read", rpc.AgentParams, agent_persona_read),
+    command("agent_persona_write", rpc.PersonaWriteParams, agent_persona_write),
+)
+"""The commands of this module (the composition root merges the tables)."""

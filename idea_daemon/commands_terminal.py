@@ -5,69 +5,68 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
+from adapters.ipc import commands as rpc
 from core.keys import parse_key_spec, wrap_paste
 from core.limits import MAX_PATTERN, wait_seconds
-from core.terminal import row_text, rows_to_ansi
+from core.terminal import Row, row_text, rows_to_ansi
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import Handler, _int, _svc, _target
+from idea_daemon.command_table import command, entries
+from idea_daemon.commands import _svc, target
 from idea_daemon.errors import CommandError
 from idea_daemon.server import DaemonServer
 from idea_daemon.session import TerminalSession
 
 
-def _running_session(
-    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
-) -> TerminalSession:
+def _running_session(server: DaemonServer, client: ClientConnection,
+                     cell: str | None) -> TerminalSession:
     """The session of the target cell, which must have a running program."""
-    ref = _target(server, client, params)
+    ref = target(server, client, cell)
     session = _svc(server).lookups.session_of(ref)
     if session is None or not session.running:
         raise CommandError(f"cell {ref.leaf.id[:8]} has no running program")
     return session
 
 
-def _write(session: TerminalSession, data: bytes) -> dict[str, int]:
+def _write(session: TerminalSession, data: bytes) -> rpc.WriteAnswer:
     if not session.write(data):
         raise CommandError("the program is not reading its input (too much is pending)")
     session.note_human_input(data)
-    return {"bytes": len(data)}
+    return rpc.WriteAnswer(bytes=len(data))
 
 
-def send_keys(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    session = _running_session(server, client, params)
-    keys = params.get("keys", [])
-    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-        raise CommandError("keys must be a list of strings")
+def send_keys(server: DaemonServer, client: ClientConnection,
+              p: rpc.SendKeysParams) -> rpc.WriteAnswer:
+    session = _running_session(server, client, p.target)
     modes = session.emulator.modes
-    if params.get("literal"):
-        data = "".join(keys).encode()
+    if p.literal:
+        data = "".join(p.keys).encode()
     else:
-        data = b"".join(parse_key_spec(key, modes) for key in keys)
+        data = b"".join(parse_key_spec(key, modes) for key in p.keys)
     return _write(session, data)
 
 
-def paste(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    session = _running_session(server, client, params)
-    return _write(session, wrap_paste(str(params.get("text", "")), session.emulator.modes))
+def paste(server: DaemonServer, client: ClientConnection,
+          p: rpc.PasteParams) -> rpc.WriteAnswer:
+    session = _running_session(server, client, p.target)
+    return _write(session, wrap_paste(p.text, session.emulator.modes))
 
 
-async def capture(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+async def capture(server: DaemonServer, client: ClientConnection,
+                  p: rpc.CaptureParams) -> rpc.CaptureAnswer:
     service = _svc(server)
-    ref = _target(server, client, params)
+    ref = target(server, client, p.target)
     session = service.lookups.session_of(ref)
     if session is None:
         raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
-    wait = params.get("wait")
-    if wait:
-        if len(str(wait)) > MAX_PATTERN:
+    if p.wait:
+        if len(p.wait) > MAX_PATTERN:
             raise CommandError(f"--wait pattern longer than {MAX_PATTERN} characters")
         try:
-            pattern = re.compile(str(wait), re.MULTILINE)
+            pattern = re.compile(p.wait, re.MULTILINE)
         except re.error as exc:
             raise CommandError(f"bad --wait pattern: {exc}") from exc
-        timeout = wait_seconds(params.get("timeout", 10.0))
+        timeout = wait_seconds(p.timeout)
         if timeout is None:
             raise CommandError("--timeout must be a number of seconds (0 or more)")
         try:
@@ -75,70 +74,60 @@ async def capture(server: DaemonServer, client: ClientConnection, params: dict[s
             # removes it from the cell.
             await asyncio.wait_for(session.wait_for(pattern), timeout)
         except TimeoutError as exc:
-            raise CommandError(f"{wait!r} did not appear within {timeout:g} s", "timeout") from exc
-    history = _int(params, "history", 0, 0, 10_000_000)
+            raise CommandError(f"{p.wait!r} did not appear within {timeout:g} s",
+                               "timeout") from exc
     emulator = session.emulator
     if session.error is not None:
         # A program that could not start has no screen: its error is what the cell shows.
-        return {"text": session.error, "cols": emulator.cols, "rows": emulator.rows,
-                "cursor": [0, 0], "cell": ref.leaf.id, "error": session.error}
-    rows = []
-    if history:
+        return rpc.CaptureAnswer(text=session.error, cols=emulator.cols, rows=emulator.rows,
+                                 cursor=[0, 0], cell=ref.leaf.id, error=session.error)
+    rows: list[Row] = []
+    if p.history:
         size = emulator.history_size()
-        start = max(0, size - history)
+        start = max(0, size - p.history)
         rows.extend(emulator.render_history(start, size - start))
     rows.extend(emulator.render_row(y) for y in range(emulator.rows))
-    if params.get("ansi"):
-        text = rows_to_ansi(rows)
-    else:
-        text = "\n".join(row_text(row).rstrip() for row in rows)
+    text = rows_to_ansi(rows) if p.ansi else "\n".join(row_text(r).rstrip() for r in rows)
     cursor = emulator.cursor()
-    return {
-        "text": text,
-        "cols": emulator.cols,
-        "rows": emulator.rows,
-        "cursor": [cursor.x, cursor.y],
-        "cell": ref.leaf.id,
-    }
+    return rpc.CaptureAnswer(text=text, cols=emulator.cols, rows=emulator.rows,
+                             cursor=[cursor.x, cursor.y], cell=ref.leaf.id)
 
 
-def history(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def history(server: DaemonServer, client: ClientConnection,
+            p: rpc.HistoryParams) -> rpc.HistoryAnswer:
     service = _svc(server)
-    ref = _target(server, client, params)
+    ref = target(server, client, p.target)
     session = service.lookups.session_of(ref)
     if session is None:
-        return {"size": 0, "rows": []}
+        return rpc.HistoryAnswer(size=0, rows=[])
     size = session.emulator.history_size()
-    start = _int(params, "start", max(0, size - 100), 0, max(size, 0))
-    count = _int(params, "count", 100, 0, 100_000)
-    return {
-        "size": size,
-        "start": start,
-        "rows": session.emulator.render_history(start, min(count, size - start)),
-    }
+    start = max(0, size - 100) if p.start is None else p.start
+    if start > size:
+        raise CommandError(f"start must be a whole number from 0 to {size}", "bad_request")
+    rows = session.emulator.render_history(start, min(p.count, size - start))
+    return rpc.HistoryAnswer(size=size, start=start, rows=list(rows))
 
 
-def monitor(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def monitor(server: DaemonServer, client: ClientConnection,
+            p: rpc.MonitorParams) -> rpc.MonitorAnswer:
     """Watch a cell for activity (output after quiet) or silence (quiet after output)."""
-    ref = _target(server, client, params)
+    ref = target(server, client, p.target)
     session = _svc(server).lookups.session_of(ref)
     if session is None:
         raise CommandError(f"cell {ref.leaf.id[:8]} has no terminal")
-    if "activity" in params:
-        session.monitor_activity = bool(params["activity"])
-    if "silence" in params:
-        seconds = params["silence"]
-        if not isinstance(seconds, int | float) or not 0 <= seconds <= 86400:
-            raise CommandError("silence must be a number of seconds from 0 (off) to 86400")
-        session.monitor_silence = float(seconds)
-    return {"activity": session.monitor_activity, "silence": session.monitor_silence}
+    if p.activity is not None:
+        session.monitor_activity = p.activity
+    if p.silence is not None:
+        session.monitor_silence = p.silence
+    return rpc.MonitorAnswer(activity=session.monitor_activity,
+                             silence=session.monitor_silence)
 
 
-# The commands of this module, by wire name (the composition root merges the tables).
-COMMANDS: dict[str, Handler] = {
-    "send_keys": send_keys,
-    "paste": paste,
-    "capture": capture,
-    "history": history,
-    "monitor": monitor,
-}
+COMMANDS = entries(
+    command("send_keys", rpc.SendKeysParams, send_keys),
+    command("paste", rpc.PasteParams, paste),
+    command("capture", rpc.CaptureParams, capture),
+    command("history", rpc.HistoryParams, history),
+    command("monitor", rpc.MonitorParams, monitor),
+)
+"""The commands of this module (the composition root merges the tables)."""

@@ -6,29 +6,29 @@ import os
 from pathlib import Path
 from typing import Any
 
+from adapters.ipc import commands as rpc
 from core.layout.model import LayoutKind, iter_leaves
 from core.project import normalize_root
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.commands import Handler, _svc, caller_window, describe_cell
+from idea_daemon.command_table import command, entries
+from idea_daemon.commands import _svc, caller_window, describe_cell
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import CellRef, CommandError, WorkspaceService
 
 
-def _path(params: dict[str, Any]) -> str:
-    path = params.get("path")
-    if not isinstance(path, str) or not path:
+def _path(path: str | None) -> str:
+    if not path:
         raise CommandError("a project path is required")
     return path
 
 
-def _project(
-    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
-) -> ProjectRuntime:
+def _project(server: DaemonServer, client: ClientConnection, name: str | None) -> ProjectRuntime:
+    """A project by name, id or root; else the one of the cell the command runs in, else
+    the caller's window's."""
     service = _svc(server)
-    name = params.get("project")
     if name:
-        return service.lookups.runtime_of(str(name))
+        return service.lookups.runtime_of(name)
     if client.cell is not None and client.window_id is None:
         try:
             return service.lookups.find_cell(client.cell).runtime
@@ -54,25 +54,28 @@ def describe_project(service: WorkspaceService, runtime: ProjectRuntime) -> dict
 # ─── projects ──────────────────────────────────────────────────────────────────────────
 
 
-def project_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_new(server: DaemonServer, client: ClientConnection,
+                p: rpc.PathParams) -> Any:
     service = _svc(server)
-    window = _window_param(server, client, params)
-    runtime = service.project_ops.new_project(_path(params), params.get("name"), window)
+    window = _window_param(server, client, p.window)
+    runtime = service.project_ops.new_project(_path(p.path), p.name, window)
     return describe_project(service, runtime)
 
 
-def project_open(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_open(server: DaemonServer, client: ClientConnection,
+                 p: rpc.PathParams) -> Any:
     service = _svc(server)
-    window = _window_param(server, client, params)
-    runtime = service.project_ops.open_project(_path(params), window)
+    window = _window_param(server, client, p.window)
+    runtime = service.project_ops.open_project(_path(p.path), window)
     return describe_project(service, runtime)
 
 
-def project_probe(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_probe(server: DaemonServer, client: ClientConnection,
+                  p: rpc.PathParams) -> Any:
     """What is at a folder, for a client choosing between opening and creating a project:
     clients never read a project's files themselves (the daemon may run elsewhere)."""
     service = _svc(server)
-    path = _path(params)
+    path = _path(p.path)
     if not os.path.isabs(path):
         raise CommandError(f"the project path must be absolute, got {path!r}")
     root = normalize_root(path)
@@ -86,31 +89,31 @@ def project_probe(server: DaemonServer, client: ClientConnection, params: dict[s
     }
 
 
-def _window_param(
-    server: DaemonServer, client: ClientConnection, params: dict[str, Any]
-) -> str | None:
-    name = params.get("window")
+def _window_param(server: DaemonServer, client: ClientConnection, name: str | None) -> str | None:
     if name:
-        return _svc(server).lookups.window_by_name(str(name)).id
+        return _svc(server).lookups.window_by_name(name).id
     return caller_window(server, client)
 
 
-def project_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_close(server: DaemonServer, client: ClientConnection,
+                  p: rpc.ProjectCloseParams) -> Any:
     service = _svc(server)
-    runtime = _project(server, client, params)
-    service.project_ops.close_project(runtime.root, bool(params.get("force")))
+    runtime = _project(server, client, p.project)
+    service.project_ops.close_project(runtime.root, p.force)
     return {"closed": runtime.root}
 
 
-def project_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_switch(server: DaemonServer, client: ClientConnection,
+                   p: rpc.ProjectSwitchParams) -> Any:
     service = _svc(server)
     runtime = service.project_ops.switch_project(
-        caller_window(server, client), str(params.get("which", "next"))
+        caller_window(server, client), p.which
     )
     return describe_project(service, runtime)
 
 
-def project_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_list(server: DaemonServer, client: ClientConnection,
+                 p: rpc.NoParams) -> Any:
     service = _svc(server)
     listed = []
     for entry in service.registry.list_projects():
@@ -130,38 +133,42 @@ def project_list(server: DaemonServer, client: ClientConnection, params: dict[st
     return listed
 
 
-def project_move(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def project_move(server: DaemonServer, client: ClientConnection,
+                 p: rpc.ProjectMoveParams) -> Any:
     service = _svc(server)
-    runtime = _project(server, client, params)
-    window = service.project_ops.move_project(runtime.root, str(params["window"]))
+    runtime = _project(server, client, p.project)
+    window = service.project_ops.move_project(runtime.root, p.window)
     return {"project": runtime.name, "window": window.name}
 
 
 # ─── windows ───────────────────────────────────────────────────────────────────────────
 
 
-def window_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def window_new(server: DaemonServer, client: ClientConnection,
+               p: rpc.WindowNewParams) -> Any:
     service = _svc(server)
-    name = params.get("name")
+    name = p.name
     if not isinstance(name, str) or not name.strip():
         raise CommandError("a window needs a name")
-    window = service.project_ops.new_window(name, params.get("project"))
+    window = service.project_ops.new_window(name, p.project)
     return {"id": window.id, "name": window.name, "projects": list(window.tabs)}
 
 
-def window_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def window_rename(server: DaemonServer, client: ClientConnection,
+                  p: rpc.WindowRenameParams) -> Any:
     service = _svc(server)
-    current = params.get("window")
+    current = p.window
     if not current:
         window_id = caller_window(server, client)
         current = next((w.name for w in service.workspace.windows if w.id == window_id), None)
     if not current:
         raise CommandError("no window to rename")
-    window = service.project_ops.rename_window(str(current), str(params["name"]))
+    window = service.project_ops.rename_window(str(current), p.name)
     return {"id": window.id, "name": window.name}
 
 
-def window_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def window_list(server: DaemonServer, client: ClientConnection,
+                p: rpc.NoParams) -> Any:
     service = _svc(server)
     listed = []
     for window in service.workspace.windows:
@@ -199,42 +206,48 @@ def _describe_pages(runtime: ProjectRuntime) -> list[dict[str, Any]]:
     ]
 
 
-def layout_list(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    return _describe_pages(_project(server, client, params))
+def layout_list(server: DaemonServer, client: ClientConnection,
+                p: rpc.ProjectParams) -> Any:
+    return _describe_pages(_project(server, client, p.project))
 
 
-def layout_new(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    kind = params.get("kind", "terminal")
+def layout_new(server: DaemonServer, client: ClientConnection,
+               p: rpc.PageNewParams) -> Any:
+    runtime = _project(server, client, p.project)
+    kind = p.kind
     if kind not in ("terminal", "gitGraph"):
         raise CommandError("kind must be terminal or gitGraph")
-    layout = _svc(server).project_ops.new_page(runtime, params.get("name"), LayoutKind(kind))
+    layout = _svc(server).project_ops.new_page(runtime, p.name, LayoutKind(kind))
     return {"id": layout.id, "name": layout.name, "kind": layout.kind.value}
 
 
-def layout_switch(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    layout = _svc(server).project_ops.switch_page(runtime, str(params.get("page", "next")))
+def layout_switch(server: DaemonServer, client: ClientConnection,
+                  p: rpc.PageSwitchParams) -> Any:
+    runtime = _project(server, client, p.project)
+    layout = _svc(server).project_ops.switch_page(runtime, p.page)
     return {"id": layout.id, "name": layout.name}
 
 
-def layout_rename(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    layout = _svc(server).project_ops.rename_page(runtime, params.get("page"), str(params["name"]))
+def layout_rename(server: DaemonServer, client: ClientConnection,
+                  p: rpc.PageRenameParams) -> Any:
+    runtime = _project(server, client, p.project)
+    layout = _svc(server).project_ops.rename_page(runtime, p.page, p.name)
     return {"id": layout.id, "name": layout.name}
 
 
-def layout_close(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
-    runtime = _project(server, client, params)
-    force = bool(params.get("force"))
-    layout = _svc(server).project_ops.close_page(runtime, params.get("page"), force)
+def layout_close(server: DaemonServer, client: ClientConnection,
+                 p: rpc.PageCloseParams) -> Any:
+    runtime = _project(server, client, p.project)
+    force = p.force
+    layout = _svc(server).project_ops.close_page(runtime, p.page, force)
     return {"closed": layout.name}
 
 
 # ─── overview ──────────────────────────────────────────────────────────────────────────
 
 
-def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -> Any:
+def ls(server: DaemonServer, client: ClientConnection,
+       p: rpc.NoParams) -> Any:
     service = _svc(server)
     windows = []
     for window in service.workspace.windows:
@@ -282,22 +295,23 @@ def ls(server: DaemonServer, client: ClientConnection, params: dict[str, Any]) -
     }
 
 
-# The commands of this module, by wire name (the composition root merges the tables).
-COMMANDS: dict[str, Handler] = {
-    "project_probe": project_probe,
-    "project_new": project_new,
-    "project_open": project_open,
-    "project_close": project_close,
-    "project_switch": project_switch,
-    "project_list": project_list,
-    "project_move": project_move,
-    "window_new": window_new,
-    "window_rename": window_rename,
-    "window_list": window_list,
-    "layout_list": layout_list,
-    "layout_new": layout_new,
-    "layout_switch": layout_switch,
-    "layout_rename": layout_rename,
-    "layout_close": layout_close,
-    "ls": ls,
-}
+
+COMMANDS = entries(
+    command("project_probe", rpc.PathParams, project_probe),
+    command("project_new", rpc.PathParams, project_new),
+    command("project_open", rpc.PathParams, project_open),
+    command("project_close", rpc.ProjectCloseParams, project_close),
+    command("project_switch", rpc.ProjectSwitchParams, project_switch),
+    command("project_list", rpc.NoParams, project_list),
+    command("project_move", rpc.ProjectMoveParams, project_move),
+    command("window_new", rpc.WindowNewParams, window_new),
+    command("window_rename", rpc.WindowRenameParams, window_rename),
+    command("window_list", rpc.NoParams, window_list),
+    command("layout_list", rpc.ProjectParams, layout_list),
+    command("layout_new", rpc.PageNewParams, layout_new),
+    command("layout_switch", rpc.PageSwitchParams, layout_switch),
+    command("layout_rename", rpc.PageRenameParams, layout_rename),
+    command("layout_close", rpc.PageCloseParams, layout_close),
+    command("ls", rpc.NoParams, ls),
+)
+"""The commands of this module (the composition root merges the tables)."""

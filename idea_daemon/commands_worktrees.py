@@ -25,7 +25,7 @@ def _agent(server: DaemonServer, client: ClientConnection, params: Params) -> An
     name = params.get("agent")
     if not isinstance(name, str) or not name:
         raise CommandError("agent must be an agent's name or id")
-    runtime = _project(server, client, params)
+    runtime = _project(server, client, params.get("project"))
     return runtime, server.agents.agent(runtime, name)
 
 

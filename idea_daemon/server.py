@@ -35,6 +35,7 @@ from adapters.ipc.peer import check_reusable, is_own_peer
 from core.errors import IdeaError
 from core.limits import bounded_env, clamp_window
 from idea_daemon.client_connection import ClientConnection
+from idea_daemon.command_table import Command
 from idea_daemon.frames import FrameSender
 from idea_daemon.scene import visible_sessions
 from idea_daemon.session import TerminalSession
@@ -50,7 +51,6 @@ MAX_PENDING_COMMANDS = 64
 """Commands that wait (capture --wait...) one connection may have running at once."""
 
 
-Handler = Callable[["DaemonServer", ClientConnection, dict[str, Any]], Any]
 
 
 class DaemonServer:
@@ -73,7 +73,8 @@ class DaemonServer:
         """Services that start with the listener and stop with it (the MCP host...)."""
         self.clients: dict[int, ClientConnection] = {}
         self.frames = FrameSender(self.clients, self._service, self.claim_size)
-        self.handlers: dict[str, Handler] = {}
+        self.handlers: dict[str, Command[Any]] = {}
+        """The command table (`idea_daemon.command_table`), built by the composition root."""
         self._next_id = 1
         self._server: asyncio.AbstractServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -384,8 +385,8 @@ class DaemonServer:
     def _start(self, client: ClientConnection,
                request: Request) -> Response | Coroutine[Any, Any, Any]:
         """The answer of a command that does not wait, or the coroutine of one that does."""
-        handler = self.handlers.get(request.method)
-        if handler is None:
+        entry = self.handlers.get(request.method)
+        if entry is None:
             return Response(
                 id=request.id,
                 error=ErrorInfo(
@@ -393,7 +394,9 @@ class DaemonServer:
                 ),
             )
         try:
-            result = handler(self, client, request.params)
+            # Parameters are decoded into the command's Struct first (a `bad_request` error
+            # names the field), then the handler runs.
+            result = entry.invoke(self, client, request.params)
         except Exception as exc:
             return self._error(request, exc)
         if asyncio.iscoroutine(result):
@@ -423,11 +426,8 @@ class DaemonServer:
         if isinstance(exc, IdeaError):
             code = getattr(exc, "code", type(exc).__name__)
             return Response(id=request.id, error=ErrorInfo(code=code, message=exc.message))
-        if isinstance(exc, TypeError | ValueError | KeyError):
-            return Response(
-                id=request.id,
-                error=ErrorInfo(code="bad_request", message=f"{request.method}: {exc}"),
-            )
+        # Anything else is a bug in the daemon, not a bad request: logged with its
+        # traceback, and said as such.
         log.error("command %s failed", request.method, exc_info=exc)
         return Response(
             id=request.id,

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from adapters.ipc import framing
+from adapters.ipc.commands import BadParams, encode_params
 from adapters.ipc.messages import PROTOCOL_VERSION, Hello, Refused, Request, Response, Welcome
 from adapters.ipc.peer import UnsafeRuntimePath, check_reusable, is_own_peer
 from adapters.locations import Locations
@@ -54,6 +55,16 @@ class CommandFailed(DaemonError):
     def __init__(self, code: str, message: str) -> None:
         self.code = code
         super().__init__(message)
+
+
+def checked_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A command's parameters (None meaning "not given") checked against the command's
+    Struct, the one the daemon decodes them into (`adapters.ipc.commands`)."""
+    clean = {key: value for key, value in params.items() if value is not None}
+    try:
+        return encode_params(method, clean)
+    except BadParams as exc:
+        raise CommandFailed("bad_request", str(exc)) from None
 
 
 def client_env(extra_names: Sequence[str] = ()) -> dict[str, str]:
@@ -250,7 +261,7 @@ class ControlClient:
 
     def call(self, method: str, **params: Any) -> Any:
         request_id = next(self._ids)
-        clean = {key: value for key, value in params.items() if value is not None}
+        clean = checked_params(method, params)
         self._sock.sendall(framing.encode(Request(id=request_id, method=method, params=clean)))
         while True:
             body = framing.recv_frame(self._sock)

@@ -35,6 +35,7 @@ from idea_tui.control import (
     DaemonError,
     VersionMismatch,
     check_socket,
+    checked_params,
     client_env,
     refuse_foreign_daemon,
 )
@@ -171,7 +172,7 @@ class Gateway:
         request_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
-        clean = {key: value for key, value in params.items() if value is not None}
+        clean = checked_params(method, params)
         self._send(Request(id=request_id, method=method, params=clean))
         return await future
 

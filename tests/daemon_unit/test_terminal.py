@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from adapters.ipc.commands import CaptureAnswer
 from adapters.ipc.messages import CellFrame, Clipboard, Notice, Request, Scene
 from tests.helpers.unit_daemon import FakeWriter, UnitDaemon
 
@@ -27,7 +28,8 @@ def test_capture_wait_returns_once_the_pattern_appears(unit: UnitDaemon) -> None
     assert not task.done()
     pty.output(b"ready> ")
     unit.until(task.done, "the wait ended")
-    assert "ready>" in task.result().result["text"]
+    answer = task.result().result
+    assert isinstance(answer, CaptureAnswer) and "ready>" in answer.text
 
 
 def test_capture_wait_times_out_with_a_timeout_code(unit: UnitDaemon) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from adapters.emulator import PyteEmulator
 from adapters.ipc import framing
-from adapters.ipc.messages import DaemonMessage, Request
+from adapters.ipc.messages import DaemonMessage, Request, Response
 from adapters.store.agents_codec import AgentStore, PersonaStore
 from adapters.store.profiles_codec import ProfileStore
 from adapters.store.templates_store import TemplateStore
@@ -147,8 +147,11 @@ class UnitDaemon:
         """Run a command as a one-shot client would; a refusal raises `CommandFailed`."""
         request = Request(id=next(self._ids), method=method,
                           params={k: v for k, v in params.items() if v is not None})
-        response = self.loop.run_until_complete(
+        answered = self.loop.run_until_complete(
             self.server.run_command(client or self.control, request))
+        # As a client receives it: encoded on the wire, answer Structs become maps.
+        response = framing.decode_daemon(framing.encode(answered)[4:])
+        assert isinstance(response, Response)
         if response.error is not None:
             raise CommandFailed(response.error.code, response.error.message)
         return response.result
