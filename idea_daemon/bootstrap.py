@@ -259,5 +259,5 @@ def assemble(
                 server.frames.notify(window.id if window else None, message)
 
     service.hooks.open_handlers.append(on_project_open)
-    server.handlers = command_table()
+    server.handlers.update(command_table())
     return server

@@ -11,7 +11,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from adapters.ipc import framing
 from adapters.ipc.messages import (
@@ -35,7 +35,6 @@ from adapters.ipc.peer import check_reusable, is_own_peer
 from core.errors import IdeaError
 from core.limits import bounded_env, clamp_window
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.command_table import Command
 from idea_daemon.frames import FrameSender
 from idea_daemon.scene import visible_sessions
 from idea_daemon.session import TerminalSession
@@ -51,6 +50,18 @@ MAX_PENDING_COMMANDS = 64
 """Commands that wait (capture --wait...) one connection may have running at once."""
 
 
+
+
+class CommandEntry(Protocol):
+    """One command of the table (`idea_daemon.command_table.Command`)."""
+
+    @property
+    def params(self) -> type[Any] | None:
+        """The command's parameter Struct (None: its handler reads the raw map)."""
+
+    def invoke(self, server: DaemonServer, client: ClientConnection,
+               params: dict[str, Any]) -> Any:
+        """Decode the parameters, run the handler."""
 
 
 class DaemonServer:
@@ -73,7 +84,7 @@ class DaemonServer:
         """Services that start with the listener and stop with it (the MCP host...)."""
         self.clients: dict[int, ClientConnection] = {}
         self.frames = FrameSender(self.clients, self._service, self.claim_size)
-        self.handlers: dict[str, Command[Any]] = {}
+        self.handlers: dict[str, CommandEntry] = {}
         """The command table (`idea_daemon.command_table`), built by the composition root."""
         self._next_id = 1
         self._server: asyncio.AbstractServer | None = None

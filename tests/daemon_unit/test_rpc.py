@@ -8,7 +8,6 @@ import logging
 import pytest
 
 from adapters.ipc import commands as rpc
-from idea_daemon.command_table import Command
 from idea_tui.control import CommandFailed, checked_params
 from tests.helpers.unit_daemon import UnitDaemon
 
@@ -56,8 +55,7 @@ def test_every_command_has_one_typed_entry_with_the_shared_struct(unit: UnitDaem
     table = unit.server.handlers
     for name, params in rpc.PARAMS.items():
         assert name in table, f"{name} is described but not served"
-        entry: Command[rpc.Params] = table[name]
-        assert entry.params is params, name
+        assert table[name].params is params, name
     typed = {name for name, entry in table.items() if entry.params is not None}
     assert typed == set(rpc.PARAMS), "every typed command is described for clients too"
 
