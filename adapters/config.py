@@ -64,6 +64,10 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     Linux x86_64/aarch64 wheels), "pyte" (pure Python, everywhere), or "auto" (ghostty where
     it loads, else pyte). A ghostty that does not load falls back to pyte with the reason
     shown by `idea ls`."""
+    worktree_root: str = ""
+    """A folder (absolute, or ~/...) agents' own worktrees may go under when an agent's
+    `worktreeDir` (agents.json) names one; besides it only the default
+    `<project>-worktrees/` is used (a committed file must not send idea elsewhere)."""
 
 
 def load_config(path: Path) -> tuple[Config, str | None]:
@@ -110,6 +114,10 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
     if min(bounds.turn_timeout, bounds.queue_wait_cap, bounds.rendezvous_timeout,
            bounds.poll_max, bounds.progress_every) <= 0 or bounds.queue_cap < 1:
         raise ConfigError(f"{source}: every [delegation] bound must be above zero")
+    root = config.worktree_root
+    if root and not (root.startswith("/") or root.startswith("~/")):
+        raise ConfigError(f"{source}: worktree_root must be an absolute folder (or ~/...), "
+                          f"got {root!r}")
     if not config.prefix.strip():
         raise ConfigError(f"{source}: prefix must name a key, e.g. \"ctrl+b\"")
     return config

@@ -11,12 +11,20 @@ survive daemon restarts, finished by merging, keeping or discarding.
   `.ideai/backups/` first, and the branch's last commit is named there so it can be
   restored). Nothing uncommitted is ever deleted without that copy.
 - `changes`: what the agent changed since its worktree was made (commits and uncommitted).
+
+agents.json and worktrees.json are committed files: in a cloned project someone else wrote
+them. So a path from them is checked before any I/O there (issue 7): it must be in the default
+`<project>-worktrees/` folder or under the user's `worktree_root` (config.toml), and before
+idea reads, backs up, merges or removes it must be a worktree of this repository as `git
+worktree list` says, on the recorded branch. A bad record is refused with the file and key
+named; the file is left as it is and the other agents' worktrees keep working.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import posixpath
 import shutil
 import time
 from pathlib import Path
@@ -37,8 +45,48 @@ BACKUPS = Path(".ideai") / "backups"
 
 
 class AgentWorktrees:
-    def __init__(self, port: GitPort) -> None:
+    def __init__(self, port: GitPort, user_root: str | None = None) -> None:
         self.port = port
+        # config.toml's worktree_root: the user's own setting, the one place besides the
+        # default folder a committed file may send a worktree to.
+        self.user_root = user_root or None
+
+    # ─── checking what the committed files say ──────────────────────────────────────
+
+    def _refusal(self, root: str, path: str) -> str | None:
+        """Why `path` cannot be a worktree of the project at `root` (None: it can), on the
+        path as written and with symlinks resolved (a link in the folder leads elsewhere)."""
+        why = wt.refusal(path, root, self.user_root)
+        if why is None and posixpath.isabs(path):
+            real_user = os.path.realpath(self.user_root) if self.user_root else None
+            why = wt.refusal(os.path.realpath(path), os.path.realpath(root), real_user)
+        return why
+
+    def _checked(self, runtime: ProjectRuntime, record: wt.WorktreeRecord) -> wt.WorktreeRecord:
+        why = self._refusal(runtime.root, record.path)
+        if why is not None:
+            raise CommandError(
+                f"{FILE}: worktrees.{record.agent_id}.path {record.path!r} {why}, so idea "
+                "does not use it (the file is left as it is; fix or remove that entry)",
+                "worktree_refused")
+        return record
+
+    async def _verified(self, runtime: ProjectRuntime, record: wt.WorktreeRecord) -> None:
+        """The record's folder is a linked worktree of this repository on its branch."""
+        self._checked(runtime, record)
+        real = os.path.realpath(record.path)
+        listed = (await self.port.worktrees(runtime.root))[1:]  # the first is the project
+        tree = next((t for t in listed if os.path.realpath(t.path) == real), None)
+        if tree is None:
+            raise CommandError(
+                f"{FILE}: worktrees.{record.agent_id}.path {record.path!r} is not a worktree "
+                "of this repository (`git worktree list`), so idea does not touch it",
+                "worktree_refused")
+        if tree.branch != record.branch:
+            raise CommandError(
+                f"{FILE}: worktrees.{record.agent_id}.branch is {record.branch!r} but the "
+                f"worktree {record.path} is on {tree.branch or 'no branch'}: switch it back "
+                "(or fix the entry) first", "worktree_refused")
 
     # ─── the record ──────────────────────────────────────────────────────────────────
 
@@ -64,6 +112,7 @@ class AgentWorktrees:
         record = self.records(runtime.root).get(agent_id)
         if record is None:
             return None
+        self._checked(runtime, record)
         if not os.path.isdir(record.path):
             raise CommandError(
                 f"the agent's worktree {record.path} (branch {record.branch}) is gone: it was "
@@ -81,9 +130,15 @@ class AgentWorktrees:
             return []
         except Exception as error:  # a corrupt record file: say so, change nothing
             return [{"problem": str(error)}]
-        return [{"agent": r.agent_id, "path": r.path, "branch": r.branch,
-                 "base": r.base_branch, "missing": not os.path.isdir(r.path)}
-                for r in records.values()]
+        found: list[dict[str, Any]] = []
+        for r in records.values():
+            why = self._refusal(runtime.root, r.path)
+            found.append({"agent": r.agent_id, "path": r.path, "branch": r.branch,
+                          "base": r.base_branch,
+                          "missing": why is None and not os.path.isdir(r.path),
+                          **({"problem": f"{FILE}: worktrees.{r.agent_id}.path {why}"}
+                             if why else {})})
+        return found
 
     # ─── making ──────────────────────────────────────────────────────────────────────
 
@@ -91,10 +146,12 @@ class AgentWorktrees:
         folder = agent.extra.get("worktreeDir")
         path = wt.worktree_path(runtime.root, slugify(agent.name),
                                 folder if isinstance(folder, str) and folder else None)
-        if not os.path.isabs(path):
-            raise CommandError(f"worktreeDir must be an absolute folder, not {folder!r}")
-        if wt.inside(path, runtime.root):
-            raise CommandError(f"a worktree must live outside the project, not at {path}")
+        why = self._refusal(runtime.root, path)
+        if why is not None:
+            raise CommandError(
+                f".ideai/agents.json: {agent.name}'s worktreeDir {folder!r} gives {path}, "
+                f"which {why}; set worktree_root in config.toml to allow a folder of yours",
+                "worktree_refused")
         return path
 
     async def ensure(
@@ -103,7 +160,8 @@ class AgentWorktrees:
         records = await asyncio.to_thread(self.records, runtime.root)
         existing = records.get(agent.id)
         if existing is not None:
-            self.path_of(runtime, agent.id)  # reports a vanished one
+            self.path_of(runtime, agent.id)  # reports a vanished (or refused) one
+            await self._verified(runtime, existing)
             return existing
         status = await self.port.status(runtime.root)
         if status.head is None:
@@ -135,8 +193,10 @@ class AgentWorktrees:
 
     async def finish(self, runtime: ProjectRuntime, agent: Agent, how: str,
                      force: bool = False) -> dict[str, Any]:
-        record = await asyncio.to_thread(self._record, runtime, agent)
+        record = self._checked(runtime, await asyncio.to_thread(self._record, runtime, agent))
         present = await asyncio.to_thread(os.path.isdir, record.path)
+        if present:  # before reading, copying, merging or removing anything there
+            await self._verified(runtime, record)
         dirty = (await self.port.status(record.path)).entries if present else ()
         if how == "merge":
             if dirty:
@@ -207,6 +267,7 @@ class AgentWorktrees:
         """The agent's commits since its worktree was made, and its uncommitted changes."""
         record = await asyncio.to_thread(self._record, runtime, agent)
         self.path_of(runtime, agent.id)
+        await self._verified(runtime, record)
         head = (await self.port.status(record.path)).head
         committed: tuple[FileDiff, ...] = ()
         if head and record.base_oid and head != record.base_oid:

@@ -71,7 +71,7 @@ def _untyped(handlers: Mapping[str, RawHandler]) -> dict[str, Command[Any]]:
     return {name: untyped(name, handler) for name, handler in handlers.items()}
 
 
-def _wire_git(server: DaemonServer) -> None:
+def _wire_git(server: DaemonServer, worktree_root: str = "") -> None:
     """The git port (the git program, else dulwich), its watcher, and its commands."""
     from adapters.git import open_git
     from adapters.watch import watch_directory
@@ -89,7 +89,8 @@ def _wire_git(server: DaemonServer) -> None:
     from idea_daemon import commands_worktrees
     from idea_daemon.agent_worktrees import AgentWorktrees
 
-    server.worktrees = trees = AgentWorktrees(git.port)
+    server.worktrees = trees = AgentWorktrees(
+        git.port, os.path.expanduser(worktree_root) if worktree_root else None)
     if server.agents is not None:
         server.agents.worktree_of = trees.worktree_of
     server.handlers.update(_untyped(commands_worktrees.COMMANDS))
@@ -172,7 +173,7 @@ def build(locations: Locations) -> DaemonServer:
         server.service.problems.append(problem)
     if backend.fallback_reason is not None and config.emulator == "ghostty":
         server.service.problems.append(backend.fallback_reason)
-    _wire_git(server)
+    _wire_git(server, config.worktree_root)
     _wire_orchestration(server, locations, config.delegation)
     return server
 

@@ -5,12 +5,18 @@ An agent launched with its own worktree works in
 `<project-parent>/<project-name>-worktrees/<agent-slug>` (outside the project tree, so the
 project's watchers, searches and builds never see a second copy) on the branch
 `idea/<agent-slug>`. The location's folder can be changed per agent (`worktreeDir` in
-agents.json).
+agents.json), but only to a folder under the user's `worktree_root` (config.toml): agents.json
+and worktrees.json are committed, so a cloned project's are someone else's words, and a
+path they name is checked (`refusal`) before idea reads, copies, merges or removes there.
 
 >>> worktree_path("/home/u/web", "backend-dev")
 '/home/u/web-worktrees/backend-dev'
 >>> worktree_path("/home/u/web", "qa", "/tmp/trees")
 '/tmp/trees/qa'
+>>> refusal("/home/u/web-worktrees/qa", "/home/u/web", None) is None
+True
+>>> refusal("/home/u/.ssh", "/home/u/web", None)
+'is not in /home/u/web-worktrees/ (nor under a worktree_root set in config.toml)'
 >>> branch_for("backend-dev")
 'idea/backend-dev'
 """
@@ -40,6 +46,29 @@ def inside(path: str, root: str) -> bool:
     """`path` is `root` or below it (a worktree must not be inside the project)."""
     path, root = posixpath.normpath(path), posixpath.normpath(root)
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def default_base(project_root: str) -> str:
+    """`<project-parent>/<project-name>-worktrees`, where agents' worktrees go (D28)."""
+    return posixpath.dirname(worktree_path(project_root, "x"))
+
+
+def refusal(path: str, project_root: str, user_root: str | None) -> str | None:
+    """Why `path` may not be an agent's worktree (None when it may): it must be absolute,
+    outside the project, and either directly in the default folder or below the user's
+    configured `worktree_root` (a setting of theirs, never a committed file)."""
+    if not posixpath.isabs(path):
+        return "is not an absolute path"
+    clean = posixpath.normpath(path)
+    if inside(clean, project_root):
+        return "is inside the project"
+    base = default_base(project_root)
+    if posixpath.dirname(clean) == base and posixpath.basename(clean) not in ("", ".", ".."):
+        return None
+    if user_root and posixpath.isabs(user_root) and clean != posixpath.normpath(user_root) \
+            and inside(clean, user_root):
+        return None
+    return f"is not in {base}/ (nor under a worktree_root set in config.toml)"
 
 
 @dataclass(frozen=True, slots=True)

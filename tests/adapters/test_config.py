@@ -26,6 +26,7 @@ def test_settings_are_read() -> None:
         ("scrollback_lines = 'many'", "scrollback_lines"),
         ("scrollback_lines = -1", "scrollback_lines must be from 0"),
         ("prefix = '  '", "prefix must name a key"),
+        ("worktree_root = 'trees'", "worktree_root must be an absolute folder"),
     ],
 )
 def test_bad_settings_are_explained(text: str, expected: str) -> None:
@@ -42,3 +43,7 @@ def test_bad_file_falls_back_to_defaults_and_is_left_alone(tmp_path: Path) -> No
     assert config == Config()
     assert problem is not None and str(path) in problem and "defaults" in problem
     assert path.read_text() == "prefix = 3\n"
+
+
+def test_worktree_root_is_read() -> None:
+    assert parse_config("worktree_root = '~/trees'\n").worktree_root == "~/trees"

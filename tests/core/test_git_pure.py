@@ -95,3 +95,17 @@ def test_undecodable_bytes_round_trip_and_print_escaped() -> None:
     (hunk,) = make_hunks(b"", raw)
     assert apply_hunk(b"", hunk, "f") == raw
     assert display_path("caf\udce9\nx") == "caf\\xe9\\nx"
+
+
+def test_a_worktree_path_from_a_committed_file_is_confined() -> None:
+    from core.git.worktrees import refusal
+
+    root, mine = "/home/u/web", "/srv/trees"
+    for fine in ("/home/u/web-worktrees/qa", "/home/u/web-worktrees/x/../qa",
+                 "/srv/trees/qa", "/srv/trees/deep/qa"):
+        assert refusal(fine, root, mine) is None, fine
+    for bad in ("/home/u/.ssh", "/home/u/web/../.ssh", "/home/u/web-worktrees/../.ssh",
+                "/home/u/web-worktrees", "/home/u/web-worktrees/a/b", "/home/u/web/sub",
+                "/home/u/web", "/srv/trees", "/srv/trees-evil/qa", "relative/qa", "/"):
+        assert refusal(bad, root, mine) is not None, bad
+    assert refusal("/srv/trees/qa", root, None) is not None  # no root configured

@@ -6,6 +6,8 @@ worktree removed behind idea's back is reported, not made again."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -115,3 +117,24 @@ def test_the_worktree_survives_a_restart_and_a_vanished_one_is_reported(
     assert not tree.exists()  # reported, not silently made again
     listed = idea.json("ls")["windows"][0]["projects"][0]["worktrees"]
     assert [t["missing"] for t in listed] == [True]
+
+
+def test_discard_refuses_a_hostile_worktrees_json(idea: IdeaEnv, team: Agents) -> None:
+    """A cloned project's worktrees.json naming a folder of the user's: the real `idea`
+    refuses, names the file and key, and neither reads, copies nor removes anything there."""
+    secret = idea.user_home / ".ssh"
+    secret.mkdir()
+    git(secret, "init", "-q")
+    (secret / "id_ed25519").write_text("PRIVATE\n")
+    agents = json.loads((team.ideai / "agents.json").read_text())["agents"]
+    alpha = next(a.get("agentId", a.get("id")) for a in agents if a["name"] == "Alpha")
+    hostile = json.dumps({"version": 1, "worktrees": {alpha: {
+        "path": f"{team.project}/{os.path.relpath(secret, team.project)}",  # ../../u/.ssh
+        "branch": "idea/alpha", "baseBranch": "main", "baseOid": None}}})
+    (team.ideai / "worktrees.json").write_text(hostile)
+    failed = idea.run("agent", "finish", "Alpha", "discard", "-f", check=False)
+    assert failed.returncode != 0
+    assert f"worktrees.json: worktrees.{alpha}.path" in failed.stderr
+    assert (secret / "id_ed25519").read_text() == "PRIVATE\n"
+    assert not (team.ideai / "backups").exists()
+    assert (team.ideai / "worktrees.json").read_text() == hostile
