@@ -8,7 +8,7 @@ in `workspace.json` by `adapters.store.workspace_codec`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -65,6 +65,50 @@ class Workspace:
         """The window showing a project, if any."""
         key = normalize_root(root)
         return next((w for w in self.windows if key in w.tabs), None)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptTab:
+    """A saved tab whose project could not be reopened (its folder is missing, say).
+
+    It is not open, but it stays in `workspace.json` (`with_kept_tabs`), so that the project
+    comes back where it was once its folder does, instead of being lost at the next save.
+
+    Attributes:
+        root: The project's root.
+        window_id: The window it was a tab of.
+        window_name: That window's name (to recreate it if it is gone by the next save).
+        position: Its place among that window's tabs.
+        reason: Why it could not be reopened, for the user.
+    """
+
+    root: str
+    window_id: str
+    window_name: str
+    position: int
+    reason: str
+
+
+def with_kept_tabs(workspace: Workspace, kept: Iterable[KeptTab]) -> Workspace:
+    """The workspace to save: the open tabs plus each kept tab put back where it was.
+
+    A kept tab goes back into its window at its position (or the end); if that window is
+    gone, into the first window; with no window left, its window is made again. A root that
+    is open again (in any window) is not added twice.
+    """
+    for tab in kept:
+        if workspace.window_of(tab.root) is not None:
+            continue
+        window = next((w for w in workspace.windows if w.id == tab.window_id), None)
+        if window is None and workspace.windows:
+            window = workspace.windows[0]
+        if window is None:
+            window = Window(tab.window_id, tab.window_name)
+            workspace = replace(workspace, windows=(window,))
+        at = min(tab.position, len(window.tabs))
+        tabs = (*window.tabs[:at], tab.root, *window.tabs[at:])
+        workspace = _put(workspace, replace(window, tabs=tabs))
+    return workspace
 
 
 def _put(workspace: Workspace, window: Window) -> Workspace:

@@ -98,6 +98,11 @@ def _window_param(server: DaemonServer, client: ClientConnection, name: str | No
 def project_close(server: DaemonServer, client: ClientConnection,
                   p: rpc.ProjectCloseParams) -> Any:
     service = _svc(server)
+    kept = service.project_ops.kept_root(p.project) if p.project else None
+    if kept is not None and kept not in service.projects:
+        # A tab kept for a project that could not be reopened: closing it forgets it.
+        service.project_ops.forget_kept(kept)
+        return {"closed": kept}
     runtime = _project(server, client, p.project)
     service.project_ops.close_project(runtime.root, p.force)
     return {"closed": runtime.root}

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from adapters.store.layouts_codec import default_layouts
+from core import workspace as ws
 from core.errors import CorruptFile, IdeaError, NewerVersion, StoreError
 from core.layout import ops
 from core.project import Project
@@ -129,7 +130,9 @@ class Persistence:
         if not self.model.workspace_writable:
             return
         try:
-            self.workspace_store.save(self.model.workspace)
+            # Tabs that could not be reopened are saved too: a missing folder loses nothing.
+            self.workspace_store.save(
+                ws.with_kept_tabs(self.model.workspace, self.model.unavailable.values()))
         except StoreError as exc:
             # A file that turned unreadable meanwhile is never overwritten: stop trying.
             # Other failures (disk full, permissions) are retried on the next change.

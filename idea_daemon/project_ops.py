@@ -47,6 +47,8 @@ class ProjectOps:
         self.project_store = ports.projects
         self.clock = ports.clock
         self._new_id = ports.new_id
+        self._kept_notices: dict[str, str] = {}
+        """The start-up problem told for each kept tab, withdrawn when it opens again."""
 
     def new_project(self, path: str, name: str | None, window_id: str | None) -> ProjectRuntime:
         """Create (or adopt, D23) a project at an absolute path and open it."""
@@ -100,6 +102,9 @@ class ProjectOps:
                 )
             self.registry.add(root, found.id, found.name)
         runtime = self.persistence.load_project(root)
+        # A kept tab opens again as any project does (no longer kept, nor told as missing).
+        self.model.unavailable.pop(root, None)
+        self._withdraw_notice(root)
         window = self.lookups.window_or_default(window_id) or self.default_window()
         self.model.workspace = ws.add_project(self.model.workspace, window.id, root)
         self.persistence.save_workspace()
@@ -301,21 +306,57 @@ class ProjectOps:
         self.persistence.bind_loop(loop)
         self.persistence.load_workspace()
         for window in self.model.workspace.windows:
-            for root in window.tabs:
-                try:
-                    self.persistence.load_project(root)
-                except IdeaError as exc:
-                    self.model.problems.append(f"cannot reopen {root}: {exc.message}")
-                    log.error("reopen %s: %s", root, exc.message)
-        # Drop tabs whose project could not be reopened.
-        for window in self.model.workspace.windows:
-            for root in window.tabs:
-                if root not in self.model.projects:
-                    self.model.workspace = ws.close_project(self.model.workspace, root)
+            for position, root in enumerate(window.tabs):
+                reason = _unreachable(root)
+                if reason is None:
+                    try:
+                        self.persistence.load_project(root)
+                    except (IdeaError, OSError) as exc:
+                        reason = exc.message if isinstance(exc, IdeaError) else str(exc)
+                if reason is not None:
+                    self._keep_unavailable(ws.KeptTab(root, window.id, window.name, position,
+                                                      reason))
+        # Tabs whose project could not be reopened are not shown, but `workspace.json` keeps
+        # them (Persistence.save_workspace) so they come back with their folder.
+        for root in self.model.unavailable:
+            self.model.workspace = ws.close_project(self.model.workspace, root)
         for runtime in self.model.projects.values():
             self.programs.sync_all_pages(runtime)
             for handler in self.hooks.open_handlers:
                 handler(runtime)
+
+    def kept_root(self, name: str) -> str | None:
+        """The root of the one kept (unavailable) tab named so (by root or name), if any."""
+        if name.startswith("/"):
+            root = normalize_root(name)
+            return root if root in self.model.unavailable else None
+        named = [root for root in self.model.unavailable if self._name_of(root) == name]
+        return named[0] if len(named) == 1 else None
+
+    def forget_kept(self, root: str) -> None:
+        """Close a kept tab: the user no longer wants it back (`idea project close`)."""
+        self.model.unavailable.pop(root, None)
+        self._withdraw_notice(root)
+        self.persistence.save_workspace()
+
+    def _withdraw_notice(self, root: str) -> None:
+        notice = self._kept_notices.pop(root, None)
+        if notice in self.model.problems:
+            self.model.problems.remove(notice)
+
+    def _name_of(self, root: str) -> str:
+        registered = self.registry.get(root)
+        return registered.name if registered is not None else Path(root).name
+
+    def _keep_unavailable(self, tab: ws.KeptTab) -> None:
+        self.model.unavailable[tab.root] = tab
+        self.model.projects.pop(tab.root, None)
+        message = (f"project {self._name_of(tab.root)} is unavailable: {tab.reason}; its tab "
+                   f"is kept and comes back when the folder does (next start, or "
+                   f"`idea open {tab.root}`; `idea project close {tab.root}` forgets it)")
+        self.model.problems.append(message)
+        self._kept_notices[tab.root] = message
+        log.error("reopen %s: %s", tab.root, tab.reason)
 
     def shutdown(self) -> None:
         # Programs end because the daemon stops, not by themselves: what the layouts say
@@ -325,3 +366,15 @@ class ProjectOps:
         for session in list(self.model.sessions.values()):
             session.close()
         self.model.sessions.clear()
+
+
+def _unreachable(root: str) -> str | None:
+    """Why a saved project's folder cannot be used now (missing, not a folder, not
+    readable: an unmounted disk, a renamed folder), or None when it can."""
+    if not os.path.exists(root):
+        return f"{root} is missing"
+    if not os.path.isdir(root):
+        return f"{root} is not a folder"
+    if not os.access(root, os.R_OK | os.X_OK):
+        return f"{root} cannot be read"
+    return None

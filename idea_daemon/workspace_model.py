@@ -23,6 +23,9 @@ class WorkspaceModel:
     workspace_writable: bool = True
     projects: dict[str, ProjectRuntime] = field(default_factory=dict)
     """Open projects by root."""
+    unavailable: dict[str, ws.KeptTab] = field(default_factory=dict)
+    """Saved tabs whose project could not be reopened at start, by root: not open, but kept
+    in `workspace.json` until the project is opened again (or closed)."""
     sessions: dict[str, TerminalSession] = field(default_factory=dict)
     window_sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)

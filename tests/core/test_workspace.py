@@ -12,6 +12,7 @@ from core.errors import (
     UnknownWindow,
 )
 from core.workspace import (
+    KeptTab,
     Window,
     Workspace,
     activate,
@@ -22,6 +23,7 @@ from core.workspace import (
     move_project,
     move_project_to_new_window,
     rename_window,
+    with_kept_tabs,
 )
 
 
@@ -126,3 +128,18 @@ def test_unknown_windows_and_tabs_are_errors() -> None:
 
 def test_activate_focuses_a_tab() -> None:
     assert activate(two_windows(), "/a").window("w1").active == "/a"
+
+
+def test_kept_tabs_go_back_where_they_were_and_never_twice() -> None:
+    workspace = close_project(close_project(two_windows(), "/b"), "/d")
+    kept = [KeptTab("/b", "w1", "main", 1, "missing"), KeptTab("/d", "w2", "side", 0, "gone"),
+            KeptTab("/a", "w2", "side", 0, "open again meanwhile")]
+    saved = with_kept_tabs(workspace, kept)
+    assert [(w.name, w.tabs, w.active) for w in saved.windows] == [
+        ("main", ("/a", "/b", "/c"), "/c"), ("side", ("/d",), None)]
+
+
+def test_a_kept_tab_whose_window_is_gone_goes_to_the_first_or_a_window_made_again() -> None:
+    kept = [KeptTab("/x", "w9", "old", 5, "missing")]
+    assert with_kept_tabs(two_windows(), kept).windows[0].tabs == ("/a", "/b", "/c", "/x")
+    assert with_kept_tabs(Workspace(), kept).windows == (Window("w9", "old", ("/x",)),)

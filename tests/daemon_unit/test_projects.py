@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from core.errors import IdeaError
+from core.project import Project
 from tests.helpers.unit_daemon import Stores, UnitDaemon
 
 
@@ -137,3 +141,92 @@ def test_a_new_window_takes_a_project_and_list_shows_it(unit: UnitDaemon) -> Non
     assert listed == {"main": ["one"], "side": ["two"]}
     unit.call("window_rename", window="side", name="right")
     assert [w["name"] for w in unit.call("window_list")] == ["main", "right"]
+
+
+def test_a_project_whose_folder_is_gone_keeps_its_tab_and_comes_back_with_it(
+    tmp_path: Path,
+) -> None:
+    stores = Stores(tmp_path / "data")
+    first = UnitDaemon(tmp_path, stores)
+    one, two = first.project("one"), first.project("two")
+    first.close()
+    away = two.rename(tmp_path / "two-away")
+
+    second = UnitDaemon(tmp_path, stores)
+    try:
+        assert any("two is unavailable" in p and str(two) in p for p in second.service.problems)
+        assert [w["projects"] for w in second.call("window_list")] == [["one"]]
+        second.call("window_rename", window="main", name="work")  # saves workspace.json
+        assert stores.workspace.saves, "the rename was saved"
+        [window] = stores.workspace.current.windows
+        assert (window.name, window.tabs) == ("work", (str(one), str(two)))
+    finally:
+        second.close()
+
+    away.rename(two)
+    third = UnitDaemon(tmp_path, stores)
+    try:
+        assert not any("unavailable" in p for p in third.service.problems)
+        assert [w["projects"] for w in third.call("window_list")] == [["one", "two"]]
+    finally:
+        third.close()
+
+
+def test_idea_open_brings_a_kept_tab_back_once_its_folder_returns(tmp_path: Path) -> None:
+    stores = Stores(tmp_path / "data")
+    first = UnitDaemon(tmp_path, stores)
+    one, two = first.project("one"), first.project("two")
+    first.close()
+    away = two.rename(tmp_path / "two-away")
+    second = UnitDaemon(tmp_path, stores)
+    try:
+        assert second.refused("project_open", path=str(two)).code == "not_found"
+        away.rename(two)
+        second.call("project_open", path=str(two))
+        assert [w["projects"] for w in second.call("window_list")] == [["one", "two"]]
+        assert not any("unavailable" in p for p in second.service.problems)
+        # Saved once, as an open tab (twice would make workspace.json unreadable).
+        assert [w.tabs for w in stores.workspace.current.windows] == [(str(one), str(two))]
+    finally:
+        second.close()
+
+
+@pytest.mark.parametrize("error", [IdeaError("the disk went away"), OSError(5, "I/O error")])
+def test_a_project_that_fails_to_reopen_is_kept_in_the_saved_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception,
+) -> None:
+    stores = Stores(tmp_path / "data")
+    first = UnitDaemon(tmp_path, stores)
+    one, two = first.project("one"), first.project("two")
+    first.close()
+    real_load = stores.projects.load
+
+    def failing_load(project_root: Path) -> Project | None:
+        if project_root == two:
+            raise error
+        return real_load(project_root)
+
+    monkeypatch.setattr(stores.projects, "load", failing_load)
+    second = UnitDaemon(tmp_path, stores)
+    try:
+        second.call("window_rename", window="main", name="work")  # saves workspace.json
+        assert [w.tabs for w in stores.workspace.current.windows] == [(str(one), str(two))]
+        assert any("two is unavailable" in p for p in second.service.problems)
+    finally:
+        second.close()
+
+
+def test_closing_a_kept_tab_forgets_it(tmp_path: Path) -> None:
+    stores = Stores(tmp_path / "data")
+    first = UnitDaemon(tmp_path, stores)
+    one, two = first.project("one"), first.project("two")
+    first.close()
+    two.rename(tmp_path / "two-away")
+    second = UnitDaemon(tmp_path, stores)
+    try:
+        assert second.call("project_close", project="two") == {"closed": str(two)}
+        assert [w.tabs for w in stores.workspace.current.windows] == [(str(one),)]
+        assert not any("unavailable" in p for p in second.service.problems)
+        assert second.refused("project_close", project="two").code == "not_found"
+    finally:
+        second.close()
