@@ -136,6 +136,8 @@ class GhosttyEmulator:
         self._alternate = lib.GHOSTTY_TERMINAL_SCREEN_ALTERNATE
         self._cols, self._rows = cols, rows
         self._rows_cache: list[Row] = [blank_row(cols)] * rows
+        self._raw_rows: list[bytes] = [b""] * rows
+        self._unbuilt: set[int] = set()
         self._dirty: set[int] = set(range(rows))
         self._stale = True
         self._replies: list[bytes] = []
@@ -333,7 +335,7 @@ class GhosttyEmulator:
             # Ghostty prints it as a glyph. The byte never occurs inside UTF-8 sequences.
             data = data.replace(b"\x7f", b"")
         self._lib.ghostty_terminal_vt_write(self._t, data, len(data))
-        self._stale = True
+        self._stale, self._same_pages = True, False
 
     def resize(self, cols: int, rows: int) -> None:
         cols, rows = _clamp(cols), _clamp(rows)
@@ -343,11 +345,13 @@ class GhosttyEmulator:
         _check(self._lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16), "resize")
         self._cols, self._rows = cols, rows
         self._rows_cache = [blank_row(cols)] * rows
+        self._raw_rows = [b""] * rows
+        self._unbuilt = set()
         self._dirty = set(range(rows))
         self._stale = self._full = True
 
     def take_dirty(self) -> set[int]:
-        self._sync()
+        self._sync(build=False)
         dirty = {y for y in self._dirty if y < self._rows}
         self._dirty = set()
         return dirty
@@ -420,8 +424,7 @@ class GhosttyEmulator:
         finally:
             scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_BOTTOM
             scroll_viewport(self._t, scroll[0])
-            self._stale = True
-            self._full = True
+            self._stale = self._full = self._same_pages = True
         return rows
 
     # -- beyond the port ----------------------------------------------------------------
@@ -451,56 +454,87 @@ class GhosttyEmulator:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _sync(self) -> None:
-        """Bring the row cache up to date with the terminal, noting which rows changed."""
-        if not self._stale:
-            return
-        self._stale = False
+    def _sync(self, build: bool = True) -> None:
+        """Bring the rows up to date with the terminal, noting which rows changed.
+
+        `take_dirty` (after every PTY read) only notes them (`build=False`): a changed row
+        whose raw cells are what they were when it was last built is not reported, the
+        others are reported and built later, once, by `render_row` (at the frame rate,
+        not once per 16 KiB read: a `cat` flood reads many times per frame).
+        """
         lib = self._lib
-        _check(lib.ghostty_render_state_update(self._state, self._t), "render_state_update")
-        lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_DIRTY,
-                                     self._dirty_out)
-        if (self._dirty_out[0] == lib.GHOSTTY_RENDER_STATE_DIRTY_FALSE and not self._full
-                and self._mode_set(5) == self._reverse):
-            return
-        full = self._full or self._dirty_out[0] == lib.GHOSTTY_RENDER_STATE_DIRTY_FULL
-        self._full = False
-        reverse = self._mode_set(5)
-        if reverse != self._reverse:  # DECSCNM changes every row's colours, not its cells
-            self._reverse, full = reverse, True
-        cache, dirty = self._rows_cache, self._dirty
-        for y, row in self._changed_rows(full):
-            if y < len(cache) and cache[y] != row:
-                cache[y] = row
-                dirty.add(y)
-        lib.ghostty_render_state_set(self._state, lib.GHOSTTY_RENDER_STATE_OPTION_DIRTY,
-                                     self._dirty_out_false())
+        if self._stale:
+            self._stale = False
+            _check(lib.ghostty_render_state_update(self._state, self._t), "render_state_update")
+            lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_DIRTY,
+                                         self._dirty_out)
+            reverse = self._mode_set(5)
+            full = self._full or self._dirty_out[0] == lib.GHOSTTY_RENDER_STATE_DIRTY_FULL
+            flipped = reverse != self._reverse
+            if flipped:  # DECSCNM changes every row's colours, not its cells
+                self._reverse, full = reverse, True
+            if full or self._dirty_out[0] != lib.GHOSTTY_RENDER_STATE_DIRTY_FALSE:
+                # After a scrollback read the viewport is back where it was: raw cells that
+                # are what they were still mean what they meant.
+                same_pages = self._full and self._same_pages and not flipped
+                self._full = self._same_pages = False
+                self._pass(full, build, same_pages)
+                lib.ghostty_render_state_set(self._state, lib.GHOSTTY_RENDER_STATE_OPTION_DIRTY,
+                                             self._dirty_out_false())
+                return
+        if build and self._unbuilt:
+            self._pass(False, True)
+
+    _same_pages = False
 
     def _dirty_out_false(self) -> Any:
         self._dirty_out[0] = self._lib.GHOSTTY_RENDER_STATE_DIRTY_FALSE
         return self._dirty_out
 
-    def _changed_rows(self, full: bool) -> list[tuple[int, Row]]:
+    def _pass(self, full: bool, build: bool, same_pages: bool = False) -> None:
+        """One walk over the render state's rows: the changed ones (all when `full`) and the
+        ones noted but not built yet."""
         lib = self._lib
         iterator = self._iterator_box[0]
         _check(lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_ROW_ITERATOR,
                                             self._iterator_box), "row iterator")
-        reverse = self._reverse
-        out: list[tuple[int, Row]] = []
-        row_get, row_set = lib.ghostty_render_state_row_get, lib.ghostty_render_state_row_set
-        is_dirty = self._bool
+        row_get, row_set = self._row_get, lib.ghostty_render_state_row_set
+        is_dirty, view, ffi = self._bool, self._view, self._ffi
         key_dirty = lib.GHOSTTY_RENDER_STATE_ROW_DATA_DIRTY
-        y = 0
-        while lib.ghostty_render_state_row_iterator_next(iterator):
-            if not full:
+        unset = lib.GHOSTTY_RENDER_STATE_ROW_OPTION_DIRTY
+        cache, raws, unbuilt, dirty = self._rows_cache, self._raw_rows, self._unbuilt, self._dirty
+        rows, y = len(cache), 0
+        while y < rows and lib.ghostty_render_state_row_iterator_next(iterator):
+            changed = full
+            if not changed:
                 row_get(iterator, key_dirty, is_dirty)
-                if not is_dirty[0]:
-                    y += 1
-                    continue
-            out.append((y, self._read_row(iterator, reverse)))
-            row_set(iterator, lib.GHOSTTY_RENDER_STATE_ROW_OPTION_DIRTY, self._false)
+                changed = bool(is_dirty[0])
+            if changed or (build and y in unbuilt):
+                if changed:
+                    row_set(iterator, unset, self._false)
+                _check(row_get(iterator, self._key_cells_raw, view), "row cells")
+                raw = ffi.buffer(view.ptr, view.len * 8)[:]
+                if (changed and raw == raws[y] and (y not in unbuilt or not build)
+                        and (same_pages or not full or _page_free(raw))):
+                    pass  # rewritten with the same cells: nothing to show again
+                elif build:
+                    row = self._build(iterator, raw)
+                    if cache[y] != row:
+                        cache[y] = row
+                        if y not in unbuilt:
+                            dirty.add(y)
+                    raws[y] = raw
+                    unbuilt.discard(y)
+                else:  # noted now, built once when a frame shows it
+                    unbuilt.add(y)
+                    dirty.add(y)
+                    raws[y] = raw
             y += 1
-        return out
+
+    def _build(self, iterator: Any, raw: bytes) -> Row:
+        cells = memoryview(raw).cast("Q")
+        self._row_iterator, self._positioned, self._raw = iterator, False, cells
+        return build_row(cells, self._style_at, self._grapheme_at, self._reverse)
 
     def _read_rows(self, count: int) -> list[Row]:
         """The first `count` rows of the render state (for scrollback reads)."""
@@ -582,6 +616,15 @@ class GhosttyEmulator:
                                     self._bool):
             return False
         return bool(self._bool[0])
+
+
+_PAGE_BOUND = (0xFFFF << 26) | 3 | (1 << 45)  # a style id, a grapheme or colour, a link
+
+
+def _page_free(raw: bytes) -> bool:
+    """No cell refers to anything kept in its page (styles, graphemes, hyperlinks): the same
+    raw cells mean the same row wherever the row now lies."""
+    return not any([cell & _PAGE_BOUND for cell in memoryview(raw).cast("Q")])
 
 
 def _clamp(size: int) -> int:
