@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from core.git.errors import GitCancelled
 from core.git.graph import layout
 from core.git.model import DiffTarget, Progress
 from idea_daemon import git_wire as wire
@@ -259,18 +260,30 @@ def _remote_command(operation: str) -> AsyncHandler:
     async def run(server: DaemonServer, client: ClientConnection, params: Params) -> Any:
         repo = _repo(server, client, params)
         remote = _text(params, "remote", required=False)
-        port = _git(server).port
+        git = _git(server)
+        port = git.port
         show = _progress(server, client, operation)
         if operation == "push":
-            done = await port.push(repo, remote, _text(params, "branch", False), show)
+            work = port.push(repo, remote, _text(params, "branch", False), show)
         elif operation == "pull":
-            done = await port.pull(repo, remote, show)
+            work = port.pull(repo, remote, show)
         else:
-            done = await port.fetch(repo, remote, show)
+            work = port.fetch(repo, remote, show)
+        try:
+            done = await git.cancellable(str(client.id), operation, work)
+        except GitCancelled:
+            server.frames.notify(caller_window(server, client), f"git {operation}: cancelled")
+            raise
         _changed(server, repo)
         return {"summary": done.summary, "lines": list(done.updated)}
 
     return run
+
+
+async def git_cancel(server: DaemonServer, client: ClientConnection, params: Params) -> Any:
+    """Stop this client's running fetch, pull or push (Esc in the git panel): each answers
+    `GitCancelled`; nothing running is not an error."""
+    return {"cancelled": _git(server).cancel(str(client.id))}
 
 
 # ─── watching ──────────────────────────────────────────────────────────────────────────
@@ -307,5 +320,6 @@ COMMANDS: dict[str, AsyncHandler] = {
     "git_fetch": _remote_command("fetch"),
     "git_pull": _remote_command("pull"),
     "git_push": _remote_command("push"),
+    "git_cancel": git_cancel,
     "git_watch": git_watch,
 }

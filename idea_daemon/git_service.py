@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol, TypeVar
 
+from core.git.errors import GitCancelled
 from core.git.port import GitPort
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,40 @@ class GitService:
         self._watchers: dict[str, set[str]] = {}
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._running: dict[str, set[asyncio.Task[Any]]] = {}
+        """The long operations (fetch, pull, push) of each client, for `cancel`."""
+        self._stopped: set[asyncio.Task[Any]] = set()
+
+    async def cancellable(self, client_id: str, operation: str,
+                          work: Coroutine[Any, Any, T]) -> T:
+        """Run `work` as its own task that `cancel(client_id)` can stop. Only that inner
+        task is cancelled, so the command itself goes on to answer `GitCancelled` (the
+        client is told, instead of waiting for an answer that never comes)."""
+        task = asyncio.ensure_future(work)
+        tasks = self._running.setdefault(client_id, set())
+        tasks.add(task)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task in self._stopped:
+                raise GitCancelled(operation) from None
+            # The command's own task was cancelled (its client left): stop the work too.
+            task.cancel()
+            raise
+        finally:
+            self._stopped.discard(task)
+            tasks.discard(task)
+            if not tasks:
+                self._running.pop(client_id, None)
+
+    def cancel(self, client_id: str) -> int:
+        """Stop the client's running long operations (the git process group is killed by
+        the port); how many there were."""
+        tasks = [t for t in self._running.get(client_id, ()) if not t.done()]
+        for task in tasks:
+            self._stopped.add(task)
+            task.cancel()
+        return len(tasks)
 
     def watch(self, root: str, client_id: str) -> bool:
         """`client_id` wants to hear of changes to `root`; True when a watcher runs."""

@@ -218,7 +218,25 @@ async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | N
     if created is not None:
         runner.report(f"agent {created['name']} created: .ideai/{created['mdPath']} "
                       "(e edits it, Enter launches it)")
+        await offer_launch(runner, created)
     return created
+
+
+LAUNCH_CHOICES = [
+    ("later", "Not now: Enter in the Agents panel launches it"),
+    ("split", "Launch it now in a split"),
+    ("worktree", "Launch it now in a split, in its own git worktree (its own branch)"),
+]
+
+
+async def offer_launch(runner: Runner, agent: Agent) -> bool:
+    """The end of the new-agent flow: launch now, in the project's checkout or in its own
+    worktree (the same launch as W in the Agents panel), or later."""
+    choice = await runner.ask(ChoiceScreen(f"Launch {agent['name']}?", LAUNCH_CHOICES,
+                                           highlighted="later"))
+    if choice not in ("split", "worktree"):
+        return False
+    return await launch(runner, agent, "split", worktree=choice == "worktree")
 
 
 async def rename(runner: Runner, agent: Agent) -> None:

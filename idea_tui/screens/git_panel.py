@@ -38,6 +38,9 @@ HINTS = (
     "c: commit message · b: branch · F: fetch · P: pull · p: push · g: graph page · r: refresh\n"
     "i: init · Esc: close"
 )
+REMOTE_WORDS = {"git_fetch": ("fetch", "fetching", "fetched"),
+                "git_pull": ("pull", "pulling", "pulled"),
+                "git_push": ("push", "pushing", "pushed")}
 LOG_LINES = 6
 
 
@@ -108,6 +111,8 @@ class GitScreen(ModalScreen[None]):
         # Set by `c` at once: focus moves to the message box only after the keys already
         # queued, so keys typed right after `c` are text for the box, never panel commands.
         self.composing = False
+        self.remote: list[str] = []
+        """The fetches, pulls and pushes running (`git_fetch`…): Esc / ctrl+c cancels them."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -120,7 +125,7 @@ class GitScreen(ModalScreen[None]):
             yield Input(placeholder="Commit message — Enter commits the staged changes",
                         id="git-message")
             yield MessageLine(id="git-said")
-            yield Static(HINTS, classes="hint")
+            yield Static(HINTS, classes="hint", id="git-hint")
 
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -278,6 +283,36 @@ class GitScreen(ModalScreen[None]):
         elif not answer.declined:
             self._say(answer.error or "failed", "error")
 
+    async def remote_op(self, method: str) -> None:
+        """Fetch, pull or push: the daemon shows git's progress on the status line; while
+        it runs the hint line says how to cancel it, and Esc sends `git_cancel`."""
+        if self.runner is None:
+            return
+        name, doing, done = REMOTE_WORDS[method]
+        self.remote.append(method)
+        hint = self.query_one("#git-hint", Static)
+        hint.update(f"{doing}… · Esc or ctrl+c: cancel the {name}")
+        self._say(f"{doing}…")
+        try:
+            answer = await self.runner.attempt(method, **self._where())
+        finally:
+            self.remote.remove(method)
+            if not self.remote:
+                hint.update(HINTS)
+        if answer.ok:
+            self._say(done)
+            await self.refresh_all()
+        elif answer.code == "GitCancelled":
+            self._say(f"{name} cancelled", "warning")
+        elif not answer.declined:
+            self._say(answer.error or f"the {name} failed", "error")
+
+    async def cancel_remote(self) -> None:
+        if self.runner is None or not self.remote:
+            return
+        self._say(f"cancelling the {REMOTE_WORDS[self.remote[-1]][0]}…")
+        await self.runner.attempt("git_cancel")
+
     async def stage(self, unstage: bool | None = None) -> None:
         targets = self._targets()
         if targets is None or self.runner is None:
@@ -362,11 +397,14 @@ class GitScreen(ModalScreen[None]):
             " ": lambda: self.stage(False), "u": lambda: self.stage(True),
             "d": self.discard, "h": self.stage_hunk, "b": self.switch_branch,
             "r": self.refresh_all,
-            "F": lambda: self._act("git_fetch", "fetched"),
-            "P": lambda: self._act("git_pull", "pulled"),
-            "p": lambda: self._act("git_push", "pushed"),
+            "F": lambda: self.remote_op("git_fetch"),
+            "P": lambda: self.remote_op("git_pull"),
+            "p": lambda: self.remote_op("git_push"),
         }
-        if key == "escape":
+        if key in ("escape", "ctrl+c") and self.remote:
+            event.stop()
+            self.run_worker(self.cancel_remote(), group="git-cancel")
+        elif key == "escape":
             event.stop()
             self.dismiss(None)
         elif key in ("[", "]"):

@@ -15,6 +15,8 @@ from adapters.ipc.messages import Changed
 from tests.daemon.conftest import CliRunner
 from tests.helpers.daemon import InProcessDaemon
 from tests.helpers.programs import require_program
+from tests.helpers.raw_client import RawClient
+from tests.helpers.retry import retry_until
 from tests.helpers.shapes import Optional, check_shape
 
 ENTRY = {"path": str, "kind": str}
@@ -126,3 +128,33 @@ def test_worktrees_through_the_daemon(project: Path, run_cli: CliRunner, tmp_pat
     out = subprocess.run(["git", "branch", "--list", "idea/helper"], cwd=project,
                          capture_output=True, text=True, check=True).stdout
     assert "idea/helper" in out
+
+
+def test_a_hanging_push_is_cancelled(
+    project: Path, run_cli: CliRunner, daemon: InProcessDaemon, tmp_path: Path
+) -> None:
+    """The git panel's Esc: `git_cancel` stops the connection's push, whose remote never
+    answers (its receive-pack is a script that sleeps), and the push answers GitCancelled."""
+    run_cli("git", "init")
+    (project / "a.txt").write_text("a\n")
+    run_cli("git", "stage", "a.txt")
+    run_cli("git", "commit", "-m", "a")
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    started = tmp_path / "receive-pack-started"
+    hang = tmp_path / "hang-receive-pack"
+    hang.write_text(f"#!/bin/sh\ntouch '{started}'\nexec sleep 600\n")
+    hang.chmod(0o755)
+    for args in (["remote", "add", "origin", f"file://{remote}"],
+                 ["config", "remote.origin.receivepack", str(hang)]):
+        subprocess.run(["git", *args], cwd=project, check=True)
+    with RawClient(str(daemon.locations.socket), kind="control") as client:
+        push = client.request("git_push", path=str(project), remote="origin", branch="main")
+        retry_until(started.exists, describe="the remote's receive-pack never started")
+        assert client.call("git_cancel") == {"cancelled": 1}
+        answer = client.answer(push)
+        assert answer.error is not None and answer.error.code == "GitCancelled"
+        assert "cancelled" in answer.error.message
+        # Nothing is left to cancel, and the connection still works.
+        assert client.call("git_cancel") == {"cancelled": 0}
+        assert client.call("git_status", path=str(project))["branch"] == "main"

@@ -739,6 +739,9 @@ def test_n_creates_an_agent_from_a_template_kept_in_sync() -> None:
         assert profiles.initial == "codex"  # the template's default profile
         await pilot.press("enter")
         await called(pilot, gateway, "agent_new")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen)
+                    and pilot.app.screen.question == "Launch Backend Dev?", "launch question")
+        await pilot.press("enter")  # not now (highlighted)
         await until(pilot, lambda: "created" in message(pilot))
 
     drive(make_app(gateway), scenario)
@@ -765,6 +768,37 @@ def test_n_from_scratch() -> None:
 
     drive(make_app(gateway), scenario)
     assert gateway.params("agent_new") == [{"name": "Ops", "profile": "aider"}]
+
+
+def test_n_ends_by_offering_a_launch_in_its_own_worktree() -> None:
+    """The new-agent flow's last question: launch now in its own worktree is the same
+    `agent_launch … worktree` as W; "not now" launches nothing."""
+    gateway = agents_gateway(agent_new=lambda params: {
+        "id": "a9", "name": params["name"], "mdPath": "agents/ops.md", "profileId": "aider"})
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await open_agents(pilot)
+        for pick in ("enter", "down down enter"):
+            await pilot.press("n")
+            await screen(pilot, PromptScreen)
+            await typed(pilot, "Ops")
+            await pilot.press("enter")
+            await screen(pilot, ChoiceScreen)
+            await pilot.press("enter")  # from scratch
+            await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen)
+                        and "Which CLI" in pilot.app.screen.question, "profile question")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen)
+                        and pilot.app.screen.question == "Launch Ops?", "launch question")
+            await pilot.press(*pick.split())
+            await until(pilot, lambda: not isinstance(pilot.app.screen, ChoiceScreen),
+                        "the launch question answered")
+        await called(pilot, gateway, "agent_launch")
+
+    drive(make_app(gateway), scenario)
+    assert len(gateway.params("agent_new")) == 2
+    assert gateway.params("agent_launch") == [
+        {"agent": "a9", "worktree": True, "target": FOCUSED, "split": True}]
 
 
 def test_d_deletes_after_the_daemons_question() -> None:

@@ -4,9 +4,11 @@ the graph's lazy paging and Enter."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from adapters.ipc.messages import Changed
 from idea_tui.app import IdeaApp
@@ -14,6 +16,7 @@ from idea_tui.control import CommandFailed
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.git_diff import CommitDiffScreen
 from idea_tui.screens.git_panel import GitScreen
+from idea_tui.widgets.message_line import MessageLine
 from tests.helpers.fake_gateway import FakeGateway
 from tests.helpers.pilot import drive, make_app, settle, show, wait_for_screen
 from tests.helpers.scenes import grid_scene
@@ -229,5 +232,45 @@ def test_a_refresh_keeps_the_cursor_on_the_section_header() -> None:
         await settle(pilot)
         assert gateway.calls[0] == ("git_unstage", {
             "paths": [{"path": "src/auth.py"}, {"path": "docs/login.md"}]})
+
+    drive(make_app(gateway), scenario)
+
+
+def test_esc_cancels_a_running_push_and_the_panel_says_so() -> None:
+    """While a push runs the hint line offers Esc; Esc sends `git_cancel` (the panel stays
+    open) and the push's GitCancelled answer is worded in the panel."""
+    cancelled = asyncio.Event()
+
+    async def push(params: dict[str, Any]) -> Any:
+        await cancelled.wait()
+        raise CommandFailed("GitCancelled", "git push was cancelled.")
+
+    def cancel(params: dict[str, Any]) -> Any:
+        cancelled.set()
+        return {"cancelled": 1}
+
+    gateway = panel_gateway(git_push=push, git_cancel=cancel)
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        screen = await open_panel(pilot, gateway)
+        await pilot.press("p")
+        # Not `settle`: it waits for every worker, and the push's waits for the cancel.
+        for _ in range(300):
+            if "cancel the push" in str(screen.query_one("#git-hint", Static).render()):
+                break
+            await pilot.pause()
+        hint = str(screen.query_one("#git-hint", Static).render())
+        assert "Esc or ctrl+c: cancel the push" in hint
+        assert "git_cancel" not in gateway.methods()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "git_cancel" in gateway.methods()
+        assert pilot.app.screen is screen
+        assert screen.query_one(MessageLine).message == "push cancelled"
+        assert "F: fetch" in str(screen.query_one("#git-hint", Static).render())
+        # With nothing running, Esc closes the panel again.
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(pilot.app.screen, GitScreen)
 
     drive(make_app(gateway), scenario)
