@@ -709,6 +709,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mcp = parser.add_argument_group("MCP and other CLI options (recorded in the report)")
     mcp.add_argument("--mcp-config", nargs="+", action="extend", default=[], metavar="FILE")
     mcp.add_argument("--strict-mcp-config", action="store_true")
+    mcp.add_argument("--allowedTools", nargs="+", default=[])
     mcp.add_argument("--mcp-connect", action="store_true",
                      help="connect to the first --mcp-config's server with the mcp SDK and "
                           "answer idea's tasks through it (needs the mcp package)")
