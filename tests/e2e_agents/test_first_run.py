@@ -5,6 +5,7 @@ are not configured, and no subcommand writes profiles.json by itself — only sa
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -35,9 +36,12 @@ def test_no_subcommand_writes_profiles_json_by_itself(idea: IdeaEnv) -> None:
     ):
         idea.run(*command)
         assert not profiles.exists(), f"`idea {' '.join(command)}` wrote profiles.json"
-    # Launching an agent whose CLI is missing does not configure anything either.
-    assert idea.run("agent", "launch", "Dev", "--background", check=False).returncode == 1
-    assert idea.run("agent", "launch", "Simple", check=False).returncode == 1
+    # Launching an agent does not configure anything either; it fails where its CLI is
+    # missing (under .ci/run the pinned claude and codex are on PATH, so it starts).
+    for name, cli in (("Dev", "claude"), ("Simple", "codex")):
+        expected = 1 if shutil.which(cli) is None else 0
+        args = ("agent", "launch", name, "--background")
+        assert idea.run(*args, check=False).returncode == expected
     assert not profiles.exists()
     assert idea.json("profile", "list")["configured"] is False
     assert {a["profileId"] for a in agents.list()} == {"claude-code", "codex"}
