@@ -14,6 +14,11 @@ Example::
     [delegation]                   # D9: seconds (tests set them low)
     turn_timeout = 300             # from delivery to the reply
     queue_wait_cap = 600           # waiting in an agent's queue
+
+    [session_limits]               # issue 10: seconds
+    resume_margin = 60             # resume this long after the announced reset
+    stall_after = 240              # a silent task makes the agent "limit suspected" (0 off)
+    ask_after = 21600              # an overdue resume older than this asks first at start
 """
 
 from __future__ import annotations
@@ -50,6 +55,21 @@ class Delegation(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Progress notifications at least this often during a blocking call."""
 
 
+class SessionLimits(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Usage limits of agents' providers (issue 10), in seconds."""
+
+    resume_margin: float = 60.0
+    """How long after the announced reset time an agent is resumed (clocks differ)."""
+    stall_after: float = 240.0
+    """A task with no output from its agent for this long makes the agent "limit
+    suspected": the user is asked when to resume it (0 turns this off). Below
+    `Delegation.turn_timeout`, which would end the task first (the daemon logs a warning
+    when it is not)."""
+    ask_after: float = 6 * 3600.0
+    """A resume that came due while the daemon was down fires at start, unless it is
+    older than this: then the user is asked first."""
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     prefix: str = "ctrl+b"
     """The prefix key, as Textual names keys: "ctrl+b", "ctrl+a", "ctrl+space"..."""
@@ -59,6 +79,7 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Extra environment variables refreshed from the attaching client for new cells,
     beside those tmux refreshes (SSH_AUTH_SOCK, DISPLAY, ...)."""
     delegation: Delegation = Delegation()
+    session_limits: SessionLimits = SessionLimits()
     emulator: Literal["auto", "ghostty", "pyte"] = "auto"
     """The terminal emulator of the cells: "ghostty" (libghostty-vt through pyghostty, fast;
     Linux x86_64/aarch64 wheels), "pyte" (pure Python, everywhere), or "auto" (ghostty where
@@ -114,6 +135,9 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
     if min(bounds.turn_timeout, bounds.queue_wait_cap, bounds.rendezvous_timeout,
            bounds.poll_max, bounds.progress_every) <= 0 or bounds.queue_cap < 1:
         raise ConfigError(f"{source}: every [delegation] bound must be above zero")
+    limits = config.session_limits
+    if min(limits.resume_margin, limits.stall_after, limits.ask_after) < 0:
+        raise ConfigError(f"{source}: [session_limits] values must not be negative")
     root = config.worktree_root
     if root and not (root.startswith("/") or root.startswith("~/")):
         raise ConfigError(f"{source}: worktree_root must be an absolute folder (or ~/...), "

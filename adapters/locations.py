@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # sun_path is 108 bytes on Linux including the terminating NUL (104 on macOS).
 MAX_SOCKET_PATH = 100
@@ -23,12 +25,39 @@ class RuntimeDirError(Exception):
     """The runtime directory exists but is unsafe to use."""
 
 
-@dataclass(frozen=True, slots=True)
 class Locations:
+    """The four folders (a frozen value). Written out rather than a dataclass: every `idea`
+    command resolves them first, and the dataclasses module (with the inspect it loads)
+    would be most of what `idea attach` imports before its first frame."""
+
+    __slots__ = ("config", "data", "runtime", "state")
     data: Path
     state: Path
     config: Path
     runtime: Path
+
+    def __init__(self, data: Path, state: Path, config: Path, runtime: Path) -> None:
+        for name, value in (("data", data), ("state", state), ("config", config),
+                            ("runtime", runtime)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Locations are frozen: cannot set {name}")
+
+    def _fields(self) -> tuple[Path, Path, Path, Path]:
+        return self.data, self.state, self.config, self.runtime
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Locations):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Locations(data={self.data!r}, state={self.state!r}, "
+                f"config={self.config!r}, runtime={self.runtime!r})")
 
     @property
     def socket(self) -> Path:

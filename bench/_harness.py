@@ -6,8 +6,10 @@
   is not read blocks), keeps a bounded tail and can time when a byte string shows up.
 - `/proc` readings (`rss_mb`, `cpu_ticks`), the benchmark environment (a private HOME,
   IDEA_HOME and a `bash --norc --noprofile` shell with a fixed PS1) and the table printer.
+- The machine's own tail: `load_average`, and `calibrate` / `pure_step`, a control of the
+  same median cost as a measured path (bench_knowledge.py, bench_live_state.py).
 
-Not part of the test command; imported by bench_startup.py and bench_terminal.py.
+Not part of the test command; imported by the benches.
 """
 
 from __future__ import annotations
@@ -269,6 +271,22 @@ def cpu_seconds(pid: int) -> float:
     return cpu_ticks(pid) / os.sysconf("SC_CLK_TCK")
 
 
+def mcp_workers(pid: int) -> list[int]:
+    """The MCP worker process(es) a daemon started (the SDK's work runs there: its CPU is
+    the daemon's too). None for any other process."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(c) for c in children
+            if b"adapters.mcp.worker" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+def daemon_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a daemon and of its MCP worker."""
+    return sum(cpu_seconds(p) for p in (pid, *mcp_workers(pid)))
+
+
 # ─── environment ────────────────────────────────────────────────────────────────────────
 
 
@@ -329,3 +347,35 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     ]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(lines)
+
+
+# ─── the machine's own tail ─────────────────────────────────────────────────────────────
+
+
+def load_average() -> str:
+    """The load average, for printing next to figures taken on a shared machine."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average (1, 5, 15 min) {one:.2f} / {five:.2f} / {fifteen:.2f} on " \
+           f"{os.cpu_count()} CPUs"
+
+
+def pure_step(size: int) -> int:
+    """Pure Python work, no thread, no I/O: its time is the interpreter's and the CPU's."""
+    return sum(i * i for i in range(size))
+
+
+def calibrate(target_ns: float) -> int:
+    """The `pure_step` size whose median time is about `target_ns`: a control of the same
+    cost as what a bench measures. What its p99 adds over its p50, timed in the same run,
+    is what the scheduler (other processes on the CPUs) adds at this load."""
+    size = 64
+    while True:
+        times = []
+        for _ in range(21):
+            start = time.perf_counter_ns()
+            pure_step(size)
+            times.append(time.perf_counter_ns() - start)
+        taken = statistics.median(times)
+        if taken >= target_ns or size > 1 << 22:
+            return max(1, int(size * target_ns / max(taken, 1)))
+        size *= 2

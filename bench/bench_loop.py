@@ -14,7 +14,11 @@ cell A runs `cat`. Two phases, each measured the same way:
   worst scheduling delay of its heartbeat, its 99th percentile and how many turns passed
   50 ms (with what ran during the worst one).
 
-Idle: nothing else happens. Under load, at the same time: cell B retitles itself as fast
+Idle: nothing else happens. First use: the first git, agent (a fake agent that connects to
+the daemon's MCP server and calls a tool), conversation, memory, context, skill and template
+commands since the daemon started, run one after the other by the `idea` CLI; a module
+imported for the first time on the loop stalls it, so the modules the loop imported during
+the phase are listed (`lateImports`). Under load, at the same time: cell B retitles itself as fast
 as a shell loop can (`printf '\\033]2;…\\007'`), a second attached client drags a border
 (drags of 60 moves, one move per 30 ms as the client sends them), a command
 waits on the echo client's own connection (`capture --wait`, a minute) and `profile_detect`
@@ -26,6 +30,7 @@ a core the daemon gets.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -126,6 +131,36 @@ class Load:
                 self.detects += 1
 
 
+def first_use(project: Path, env: dict[str, str]) -> int:
+    """The first command of every feature since the daemon started; returns how many ran."""
+    from tests.e2e_agents.delegation import mcp_profile
+
+    idea = [str(Path(sys.executable).parent / "idea")]
+
+    def run(*args: str) -> str:
+        done = subprocess.run([*idea, *args], env=env, cwd=project, capture_output=True,
+                              text=True, timeout=120)
+        if done.returncode != 0:
+            raise SystemExit(f"idea {' '.join(args)} failed: {done.stderr.strip()}")
+        return done.stdout
+
+    profile = project.parent / "fake-mcp.json"
+    profile.write_text(json.dumps(mcp_profile()))
+    steps: list[tuple[str, ...]] = [
+        ("git", "status"), ("git", "log"), ("git", "diff"), ("git", "branch"),
+        ("profile", "add", str(profile)), ("agent", "new", "bench", "--profile", "fake-mcp"),
+        ("agent", "list"), ("work",),
+        ("conversation", "list"), ("memory", "list"), ("context", "show"),
+        ("skill", "list"), ("template", "list"),
+    ]
+    for step in steps:
+        run(*step)
+    launched = json.loads(run("agent", "launch", "bench", "--json"))
+    # The fake agent shows its prompt once its MCP client is connected.
+    run("capture", "-t", launched["target"], "--wait", "fake-agent>", "--timeout", "60")
+    return len(steps) + 1
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
@@ -134,23 +169,32 @@ def percentile(values: list[float], share: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--verbose", action="store_true",
+                        help="print every slow turn of the first use and under load, "
+                             "with what ran")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="idea-bench-loop-") as work_dir:
         work = Path(work_dir)
         env = make_environment(work)
         project = work / "project"
         project.mkdir()
+        git = ["git", "-C", str(project), "-c", "user.name=bench", "-c", "user.email=b@x"]
+        subprocess.run([*git, "init", "-q"], check=True)
+        (project / "README.md").write_text("bench\n")
+        subprocess.run([*git, "add", "README.md"], check=True)
+        subprocess.run([*git, "commit", "-qm", "first"], check=True)
         os.environ.update({k: env[k] for k in ("IDEA_HOME",)})
         socket = start_daemon(env)
         try:
-            return run(socket, project, args.samples)
+            return run(socket, project, env, args.samples, args.verbose)
         finally:
             with RawClient(socket, kind="control") as control:
                 control.request("kill_server", force=True)
                 time.sleep(0.3)
 
 
-def run(socket: str, project: Path, samples: int) -> int:
+def run(socket: str, project: Path, env: dict[str, str], samples: int,
+        verbose: bool = False) -> int:
     with RawClient(socket, width=150, height=40) as client:
         client.call("project_new", path=str(project))
         client.call("split", direction="right")
@@ -170,6 +214,9 @@ def run(socket: str, project: Path, samples: int) -> int:
         idle_share = (cpu_seconds(pid) - idle_cpu) / (time.perf_counter() - idle_wall)
         idle_loop = client.call("loop_stats", reset=True)
 
+        steps = first_use(project, env)
+        first_loop = client.call("loop_stats", reset=True)
+
         client.call("send_keys", target=f"%{flood_cell}", keys=[TITLE_FLOOD, "Enter"])
         slow = client.request("capture", target=f"%{flood_cell}", wait="never shown",
                               timeout=600)
@@ -186,23 +233,38 @@ def run(socket: str, project: Path, samples: int) -> int:
     def ms(value: float) -> str:
         return f"{value * 1000:.1f} ms"
 
+    phases = (idle_loop, first_loop, loaded_loop)
     rows = [
-        ["echo latency, median", ms(statistics.median(idle)), ms(statistics.median(loaded))],
-        ["echo latency, p90", ms(percentile(idle, 0.9)), ms(percentile(loaded, 0.9))],
-        ["echo latency, worst", ms(max(idle)), ms(max(loaded))],
-        ["worst loop turn", f"{idle_loop['worstMs']:.1f} ms", f"{loaded_loop['worstMs']:.1f} ms"],
-        ["loop turn p99", f"{idle_loop['p99Ms']:.1f} ms", f"{loaded_loop['p99Ms']:.1f} ms"],
-        ["turns over 50 ms", str(idle_loop["slowTurns"]), str(loaded_loop["slowTurns"])],
-        ["watchdog heartbeats", str(idle_loop["turns"]), str(loaded_loop["turns"])],
-        ["daemon CPU (of one core)", f"{idle_share:.0%}", f"{load_share:.0%}"],
+        ["echo latency, median", ms(statistics.median(idle)), "-",
+         ms(statistics.median(loaded))],
+        ["echo latency, p90", ms(percentile(idle, 0.9)), "-", ms(percentile(loaded, 0.9))],
+        ["echo latency, worst", ms(max(idle)), "-", ms(max(loaded))],
+        ["worst loop turn", *(f"{phase['worstMs']:.1f} ms" for phase in phases)],
+        ["loop turn p99", *(f"{phase['p99Ms']:.1f} ms" for phase in phases)],
+        ["turns over 50 ms", *(str(phase["slowTurns"]) for phase in phases)],
+        ["watchdog heartbeats", *(str(phase["turns"]) for phase in phases)],
+        ["modules first imported on the loop",
+         *(str(len(phase.get("lateImports", []))) for phase in phases)],
+        ["daemon CPU (of one core)", f"{idle_share:.0%}", "-", f"{load_share:.0%}"],
     ]
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print(f"idea daemon loop, {samples} echo samples per phase "
           f"(load: {load.moves} border moves in drags of 60, {load.detects} profile "
           "detections, a title flood, a waiting capture)")
-    print(format_table(["", "idle", "under load"], rows))
+    print(format_table(["", "idle", f"first use ({steps} commands)", "under load"], rows))
+    for name, phase in zip(("idle", "first use", "under load"), phases, strict=True):
+        late = phase.get("lateImports", [])
+        if late:
+            print(f"\nmodules first imported on the loop, {name} ({len(late)}): "
+                  + ", ".join(late))
+    if first_loop["worstWhat"]:
+        print("\nworst turn of the first use, what ran:\n" + first_loop["worstWhat"])
+    for turn in first_loop.get("slowTurnsSeen", []) if verbose else ():
+        print(f"\nfirst use, a turn of {turn['ms']:.0f} ms:\n{turn['what']}")
     if loaded_loop["worstWhat"]:
         print("\nworst turn under load, what ran:\n" + loaded_loop["worstWhat"])
+    for turn in loaded_loop.get("slowTurnsSeen", []) if verbose else ():
+        print(f"\nunder load, a turn of {turn['ms']:.0f} ms:\n{turn['what']}")
     return 0
 
 

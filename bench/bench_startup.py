@@ -437,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
             print(text, file=sys.stderr, flush=True)
 
     tmux_binary = None if args.no_tmux else shutil.which("tmux")
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="idea-bench-") as tmp:
         work = Path(tmp)
         env = _environment(work)
@@ -462,7 +463,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"{version.stdout.strip()} vs {tmux_version}; PTY {COLS}x{ROWS}; "
-            f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}"
+            f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}; "
+            f"load average {load_before:.2f} at the start, {os.getloadavg()[0]:.2f} at the end"
         )
         print(report(idea_figures, tmux_figures, args.runs, args.idle, args.attach_only))
     return 0

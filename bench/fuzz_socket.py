@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import default_idea, format_table, make_environment
 
-from adapters.locations import locate
+from adapters.ipc.commands import LoopStats
+from adapters.locations import Locations, locate
 from idea_tui.control import ControlClient
 from tests.helpers.socket_fuzz import (
     KINDS,
@@ -41,6 +42,19 @@ from tests.helpers.socket_fuzz import (
 )
 
 GROWTH_LIMIT_KIB = 64 * 1024
+WARM_TIMEOUT = 60.0
+
+
+def warm_up(locations: Locations) -> None:
+    """Wait until the daemon has loaded what it preloads at start (the MCP SDK, deferred
+    modules: tens of MiB), so the peak memory measured before the fuzzing is not the
+    memory of a daemon still loading."""
+    deadline = time.monotonic() + WARM_TIMEOUT
+    with ControlClient.connect(locations) as client:
+        while not client.call_as(LoopStats, "loop_stats").warm:
+            if time.monotonic() > deadline:
+                raise SystemExit("the daemon did not finish preloading within 60 s")
+            time.sleep(0.2)
 
 
 def main() -> int:
@@ -60,6 +74,7 @@ def main() -> int:
         subprocess.run([idea, "new", str(project)], env=env, check=True, capture_output=True)
         locations = locate(env)
         pid = int(locations.pid_file.read_text())
+        warm_up(locations)
         peak_before = rss_peak_kib(pid)
         counts = Counts()
         trips: list[float] = []

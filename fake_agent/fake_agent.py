@@ -202,10 +202,14 @@ class LineEditor:
     Ctrl-U and Ctrl-D on an empty line work; other keys' escape sequences are dropped. A
     bracketed paste (ESC[200~ … ESC[201~) is inserted verbatim, newlines included, and does
     not submit. Events: ("echo", text), ("submit", text, pasted), ("eof",).
+
+    `drop_submits`: that many Enters on a line with text are lost (the text stays in the
+    box), as a loaded CLI sometimes drops the Enter that follows a paste.
     """
 
-    def __init__(self, echo: bool) -> None:
+    def __init__(self, echo: bool, drop_submits: int = 0) -> None:
         self.echo = echo
+        self.drop_submits = drop_submits
         self.line = bytearray()
         self.pending = b""
         self.in_paste = False
@@ -251,6 +255,9 @@ class LineEditor:
         after_cr, self.after_cr = self.after_cr, False
         if byte == 0x0D or (byte == 0x0A and not after_cr):
             self.after_cr = byte == 0x0D
+            if self.drop_submits > 0 and self.line:
+                self.drop_submits -= 1
+                return True
             self._echo(events, b"\n")
             text = self.line.decode("utf-8", "surrogateescape")
             events.append(("submit", text, self.pasted))
@@ -326,6 +333,8 @@ class Agent:
         """Per task: when its turn started and when the reply call began (time.monotonic,
         shared by every process: benchmarks subtract the agent's own time)."""
         self.mcp_error: str | None = None
+        self.input_at = 0.0
+        """When the last input was read (time.monotonic)."""
 
     # Start ------------------------------------------------------------------------------
 
@@ -369,10 +378,17 @@ class Agent:
         say("MCP connected")
 
     # A turn scripted by the task: reply TEXT, ask NAME TEXT, stall S TEXT, never, crash,
-    # twice TEXT, ask-cancel NAME TEXT, silent; anything else is answered "done: TASK".
+    # twice TEXT, ask-cancel NAME TEXT, silent, call TOOL {JSON arguments} (replies with the
+    # tool's text, "error: …" for an isError result), hold PATH TEXT (reply once PATH
+    # exists: a test decides when), workstate STATUS [TASK] (idea_workstate_set, then reply
+    # with its answer); anything else is answered "done: TASK".
 
     def turn(self, who: str, ticket: str, task: str) -> None:
-        self.turns.append({"ticket": ticket, "start": time.monotonic(), "replying": None})
+        # "received": when the bytes that submitted the task were read (before this program
+        # recorded the message); "start": when the turn began. The benchmark counts the
+        # agent's own time from "received".
+        self.turns.append({"ticket": ticket, "received": self.input_at,
+                           "start": time.monotonic(), "replying": None})
         title(f"fake-agent: working {ticket}")
         say(f"TASK {ticket} from {who}: {task}")
         word, _, rest = task.strip().partition(" ")
@@ -400,6 +416,21 @@ class Agent:
                 self.reply(ticket, "cancelled my ask")
             elif word == "silent":
                 say(f"plain text answer to {ticket}")
+            elif word == "call":
+                tool, _, raw = rest.partition(" ")
+                is_error, text = self.tool(tool, json.loads(raw) if raw.strip() else {})
+                self.reply(ticket, ("error: " if is_error else "") + text)
+            elif word == "hold":
+                path, _, text = rest.partition(" ")
+                deadline = time.monotonic() + 600
+                while not Path(path).exists() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                self.reply(ticket, text or "done")
+            elif word == "workstate":
+                status, _, task_text = rest.partition(" ")
+                arguments = {"status": status, **({"task": task_text} if task_text else {})}
+                is_error, text = self.tool("idea_workstate_set", arguments)
+                self.reply(ticket, f"error: {text}" if is_error else text)
             else:
                 self.reply(ticket, f"done: {task}")
         finally:
@@ -622,11 +653,13 @@ def raw_mode(fd: int) -> list[Any]:
 
 def run(agent: Agent) -> None:
     args = agent.args
-    editor = LineEditor(echo=os.isatty(0) and not args.canonical)
+    editor = LineEditor(echo=os.isatty(0) and not args.canonical,
+                        drop_submits=args.drop_submits)
     agent.start()
     while True:
         try:
             data = os.read(0, 65536)
+            agent.input_at = time.monotonic()
         except InterruptedError:
             continue
         except OSError:  # EIO: the terminal went away
@@ -651,6 +684,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, on_signal)
+    # The real CLIs install their own Ctrl-C handling; Python would keep a SIGINT ignored
+    # by whoever started it (a background job of a script ignores it), and Ctrl-C would
+    # then do nothing.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     tty_in = os.isatty(0)
     saved = raw_mode(0) if tty_in and not args.canonical else None
     # Like a TUI, ask for bracketed paste only from a terminal; the report says what happened.
@@ -728,6 +765,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     behaviour.add_argument("--exit-after", type=int, metavar="N",
                            help="exit 0 after N submitted messages")
     behaviour.add_argument("--print-cwd", action="store_true", help="print CWD <dir> at start")
+    behaviour.add_argument("--drop-submits", type=int, default=0, metavar="N",
+                           help="lose the first N Enters on a line with text (a CLI under load)")
     parser.add_argument("words", nargs="*", metavar="resume ID", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.words:

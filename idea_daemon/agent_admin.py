@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adapters.agents.team_pack import load_team_pack
-from adapters.store.templates_store import TemplateStore
+from adapters.store.ports import TemplateStorePort
 from core.agents.agent import (
     Agent,
     create_agent,
@@ -57,7 +57,7 @@ def template_id_for(name: str, taken: set[str]) -> str:
 
 
 class AgentAdmin:
-    def __init__(self, agents: AgentRuntime, templates: TemplateStore) -> None:
+    def __init__(self, agents: AgentRuntime, templates: TemplateStorePort) -> None:
         self.agents = agents
         self.templates = templates
 

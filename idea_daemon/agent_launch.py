@@ -12,13 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from adapters.store.background_store import RUN_DIR
 from core.agents.agent import Agent
 from core.agents.argv import command_line, render_cwd, render_env
 from core.agents.context import ContextSections, compose_context
 from core.agents.errors import UnsafePath
 from core.agents.profile import AgentProfile, ConventionFile, SessionMode
+from core.agents.skills import SkillSections
 from core.ids import id_problem
-from idea_daemon.agent_records import RUN_DIR
+from idea_daemon.knowledge_sections import MEMORY_SECTIONS, project_context_section
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import SpawnSpec
 
@@ -30,6 +32,49 @@ class PreparedLaunch:
     spec: SpawnSpec
     content: str
     """The composed context (what the stdin strategy types)."""
+    sections: ContextSections
+    """What `content` was composed from (the refresh fingerprint starts from it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchKnowledge:
+    """What a launch reads from files: the persona, the assigned skills, the conversations'
+    handoffs, the project context and memory. An async launch reads it in an executor
+    thread (`AgentRuntime.launch_async`): the loop never waits on those reads."""
+
+    agent_id: str
+    profile_id: str
+    mcp: bool
+    """Composed for an agent that reaches idea's MCP tools (or not): a launch whose agent,
+    profile or MCP reach changed meanwhile reads again."""
+    persona: str
+    skills: SkillSections | None
+    resume: str | None
+    project_context: str | None
+    memory: str | None
+
+
+def read_knowledge(
+    runtime: ProjectRuntime,
+    agent: Agent,
+    profile_id: str,
+    persona: str,
+    *,
+    mcp: bool,
+    skills: Callable[[], SkillSections | None],
+    resume: Callable[[], str | None],
+) -> LaunchKnowledge:
+    """Blocking reads only (no loop state is touched): safe in an executor thread."""
+    return LaunchKnowledge(
+        agent_id=agent.id,
+        profile_id=profile_id,
+        mcp=mcp,
+        persona=persona,
+        skills=skills(),
+        resume=resume(),
+        project_context=project_context_section(runtime.root, mcp=mcp),
+        memory=MEMORY_SECTIONS.section(runtime.root, f"{agent.name}\n{persona}", mcp=mcp),
+    )
 
 
 def context_sections(
@@ -37,12 +82,23 @@ def context_sections(
     persona: str,
     work_root: str | None = None,
     orchestration: str | None = None,
+    skills: SkillSections | None = None,
+    resume: str | None = None,
+    state: str | None = None,
+    *,
+    agent_name: str = "",
+    mcp: bool = False,
+    knowledge: LaunchKnowledge | None = None,
 ) -> ContextSections:
-    """The sections an agent gets today; later issues add orchestration, memory, state."""
-    shared = Path(runtime.root) / ".ideai" / "CONTEXT.md"
-    project_context = (
-        shared.read_text(encoding="utf-8", errors="replace") if shared.is_file() else None
-    )
+    """The sections an agent gets. The project context and memory are bounded
+    (idea_daemon/knowledge_sections.py), and so is `state`, the live state (LIV-5); `mcp`
+    says whether the agent reads them through idea's tools or as files. `knowledge`: those
+    two as already read (off the loop), else they are read now."""
+    if knowledge is not None:
+        project_context, memory = knowledge.project_context, knowledge.memory
+    else:
+        project_context = project_context_section(runtime.root, mcp=mcp)
+        memory = MEMORY_SECTIONS.section(runtime.root, f"{agent_name}\n{persona}", mcp=mcp)
     return ContextSections(
         project_root=(
             f"You work in the project `{runtime.name}`, rooted at `{runtime.root}`. "
@@ -53,8 +109,13 @@ def context_sections(
             "run commands and commit there, never in the main checkout."
         ),
         orchestration=orchestration,
+        skills=skills.listing if skills else None,
         project_context=project_context,
         persona=persona,
+        skill_bodies=skills.bodies if skills else None,
+        resume=resume,
+        memory=memory,
+        state=state,
     )
 
 
@@ -87,7 +148,11 @@ def prepare_launch(
     with_mcp: bool,
     work_root: str | None = None,
     orchestration: str | None = None,
+    skills: SkillSections | None = None,
     mcp_config: Callable[[Path], Path | None] | None = None,
+    resume: str | None = None,
+    state: str | None = None,
+    knowledge: LaunchKnowledge | None = None,
 ) -> PreparedLaunch:
     """Write the run dir's files and build what to spawn.
 
@@ -101,7 +166,11 @@ def prepare_launch(
     if conversation_id is not None and conversation_problem is not None:
         raise UnsafePath(conversation_id, "recorded conversation id", conversation_problem)
     run_dir.mkdir(parents=True, exist_ok=True)
-    content = compose_context(context_sections(runtime, persona, work_root, orchestration))
+    mcp = with_mcp and profile.mcp is not None and mcp_config is not None
+    sections = context_sections(
+        runtime, persona, work_root, orchestration, skills, resume=resume, state=state,
+        agent_name=agent.name, mcp=mcp, knowledge=knowledge)
+    content = compose_context(sections)
     context_path = run_dir / CONTEXT_FILE
     context_path.write_text(content, encoding="utf-8")
     if isinstance(profile.context_injection, ConventionFile):
@@ -131,4 +200,4 @@ def prepare_launch(
     env["IDEA_PROJECT"] = runtime.root
     if work_root is not None:
         env["IDEA_WORKTREE"] = work_root
-    return PreparedLaunch(SpawnSpec(argv, render_cwd(profile, values), env), content)
+    return PreparedLaunch(SpawnSpec(argv, render_cwd(profile, values), env), content, sections)

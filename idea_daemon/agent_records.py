@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from adapters.store._reader import JsonReader, key_at
-from adapters.store.atomic import ensure_directory, read_json, replace_json
+from adapters.store.background_store import BackgroundRecord
+from adapters.store.ports import BackgroundStorePort
 from core.agents.agent import Agent
 from core.errors import StoreError
 from core.layout import ops
@@ -23,16 +23,15 @@ from idea_daemon.runtime_files import recover
 if TYPE_CHECKING:
     from idea_daemon.service import WorkspaceService
 
-RUN_DIR = Path(".ideai") / "run"
-BACKGROUND_FILE = "background.json"
-
 
 class AgentRecords:
     """Reads and writes the agent records of open projects (a collaborator of the agent
-    runtime, `idea_daemon.agents.AgentRuntime.records`)."""
+    runtime, `idea_daemon.agents.AgentRuntime.records`); `background.json` only through
+    its store."""
 
-    def __init__(self, service: WorkspaceService) -> None:
+    def __init__(self, service: WorkspaceService, background: BackgroundStorePort) -> None:
         self.service = service
+        self.background = background
 
     def agent_leaf(self, runtime: ProjectRuntime, agent_id: str) -> str | None:
         for layout in runtime.layouts.layouts:
@@ -42,7 +41,7 @@ class AgentRecords:
         return None
 
     def was_running(self, runtime: ProjectRuntime, agent_id: str,
-                     background: dict[str, dict[str, Any]]) -> bool:
+                     background: dict[str, BackgroundRecord]) -> bool:
         if agent_id in background:
             return True
         return any(
@@ -57,8 +56,7 @@ class AgentRecords:
                 if leaf.agent == agent_id and leaf.conversation_id:
                     return leaf.conversation_id
         entry = self.load_background(runtime).get(agent_id)
-        conversation = entry.get("conversationId") if entry else None
-        return conversation if isinstance(conversation, str) else None
+        return entry.conversation_id if entry else None
 
     def record_conversation(self, runtime: ProjectRuntime, agent_id: str,
                              conversation_id: str) -> None:
@@ -75,7 +73,7 @@ class AgentRecords:
             self.service.persistence.save_layouts(runtime)
         entries = self.load_background(runtime)
         if agent_id in entries:
-            entries[agent_id]["conversationId"] = conversation_id
+            entries[agent_id] = replace(entries[agent_id], conversation_id=conversation_id)
             self.write_background(runtime, entries)
 
     def mark_stopped(self, runtime: ProjectRuntime, agent_id: str) -> None:
@@ -105,18 +103,16 @@ class AgentRecords:
         self.service.persistence.save_layouts(runtime)
 
     def background_path(self, runtime: ProjectRuntime) -> Path:
-        return Path(runtime.root) / RUN_DIR / BACKGROUND_FILE
+        return self.background.path(Path(runtime.root))
 
-    def load_background(self, runtime: ProjectRuntime) -> dict[str, dict[str, Any]]:
+    def load_background(self, runtime: ProjectRuntime) -> dict[str, BackgroundRecord]:
         """The background agents recorded as running. The file is idea's own runtime state:
         one it cannot read is set aside (and reported) so that recording starts afresh."""
-        path = self.background_path(runtime)
         try:
-            return decode_background(read_json(path), str(path))
-        except FileNotFoundError:
-            return {}
+            return self.background.load(Path(runtime.root))
         except StoreError as exc:
-            message, _ = recover(exc, path, "no background agent is offered for resuming")
+            message, _ = recover(exc, self.background_path(runtime),
+                                 "no background agent is offered for resuming")
             runtime.problems.append(message)
             self.service.persistence.notify_problem(runtime, message)
             return {}
@@ -124,7 +120,7 @@ class AgentRecords:
     def record_background(self, runtime: ProjectRuntime, agent: Agent,
                            conversation_id: str | None, running: bool) -> None:
         entries = self.load_background(runtime)
-        entries[agent.id] = {"conversationId": conversation_id, "running": running}
+        entries[agent.id] = BackgroundRecord(conversation_id, running)
         self.write_background(runtime, entries)
 
     def forget_background(self, runtime: ProjectRuntime, agent_id: str) -> None:
@@ -132,33 +128,13 @@ class AgentRecords:
         if entries.pop(agent_id, None) is not None:
             self.write_background(runtime, entries)
 
-    def write_background(self, runtime: ProjectRuntime, entries: dict[str, Any]) -> None:
+    def write_background(self, runtime: ProjectRuntime,
+                         entries: dict[str, BackgroundRecord]) -> None:
         """Save the records; a failure is said on the status line and logged (this runs
         when an agent exits by itself too, where no command could report it)."""
-        path = self.background_path(runtime)
         try:
-            ensure_directory(path.parent)
-            replace_json(path, {"version": 1, "agents": entries},
-                         lambda data: decode_background(data, str(path)))
+            self.background.save(Path(runtime.root), entries)
         except StoreError as exc:
             self.service.persistence.store_failed(f"background {runtime.root}", runtime, exc)
         else:
             self.service.persistence.store_saved(f"background {runtime.root}")
-
-
-def decode_background(data: object, source: str) -> dict[str, dict[str, Any]]:
-    """`{"version": 1, "agents": {agentId: {"conversationId", "running"}}}`.
-
-    Raises:
-        CorruptFile: Another shape; NewerVersion: a newer idea wrote it.
-    """
-    read = JsonReader(source)
-    top = read.mapping(data, "")
-    read.version(top, 1)
-    agents = read.mapping(top.get("agents", {}), "agents")
-    for agent_id, entry in agents.items():
-        at = key_at("agents", agent_id)
-        read.mapping(entry, at)
-        read.optional_text(entry, "conversationId", at)
-        read.flag(entry, "running", at)
-    return dict(agents)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from core.agents.profile import AgentProfile
 from core.errors import IdeaError
+from idea_daemon.agent_launch import LaunchKnowledge
 from idea_daemon.agent_status import AgentStatus
 from idea_daemon.lookups import CellRef
 from idea_daemon.runtime import ProjectRuntime
@@ -49,7 +50,7 @@ class ResumeHost(Protocol):
 
     def launch(self, runtime: ProjectRuntime, name: str, *, where: str,
                cell: CellRef | None = None, resume: bool = False,
-               force: bool = False) -> AgentStatus: ...
+               force: bool = False, knowledge: LaunchKnowledge | None = None) -> AgentStatus: ...
 
 
 def resumable(agents: ResumeHost, runtime: ProjectRuntime) -> list[dict[str, Any]]:
@@ -78,9 +79,12 @@ def resumable(agents: ResumeHost, runtime: ProjectRuntime) -> list[dict[str, Any
 
 
 def resume(
-    agents: ResumeHost, runtime: ProjectRuntime, names: list[str] | None
+    agents: ResumeHost, runtime: ProjectRuntime, names: list[str] | None,
+    knowledge: Mapping[str, LaunchKnowledge] | None = None,
 ) -> list[AgentStatus]:
-    """Relaunch resumable agents where they were (each once, LAY-7)."""
+    """Relaunch resumable agents where they were (each once, LAY-7). `knowledge`: agent id →
+    its launch's file reads, already done off the loop (the others are read now)."""
+    read = knowledge or {}
     done = []
     for entry in agents.resumable(runtime):
         wanted = names is None or entry["agent"] in names or entry["agentId"] in names
@@ -90,9 +94,11 @@ def resume(
             cell = agents.service.lookups.find_cell(entry["cell"])
             done.append(
                 agents.launch(
-                    runtime, entry["agentId"], where="cell", cell=cell, resume=True, force=True
+                    runtime, entry["agentId"], where="cell", cell=cell, resume=True, force=True,
+                    knowledge=read.get(entry["agentId"]),
                 )
             )
         else:
-            done.append(agents.launch(runtime, entry["agentId"], where="background", resume=True))
+            done.append(agents.launch(runtime, entry["agentId"], where="background", resume=True,
+                                      knowledge=read.get(entry["agentId"])))
     return done

@@ -27,21 +27,35 @@ import os
 import posixpath
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from adapters.ipc.answers_git import AgentFinished, RecordedWorktree
 from adapters.store.atomic import read_json, write_json_atomic
 from core.agents.agent import Agent
 from core.agents.naming import slugify
 from core.git import worktrees as wt
 from core.git.errors import GitError
-from core.git.model import DiffTarget, EntryKind, FileDiff
+from core.git.model import DiffTarget, EntryKind, FileDiff, LogEntry
 from core.git.port import GitPort
 from idea_daemon.errors import CommandError
 from idea_daemon.runtime import ProjectRuntime
 
 FILE = Path(".ideai") / "worktrees.json"
 BACKUPS = Path(".ideai") / "backups"
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What an agent changed in its worktree (`agent_changes`)."""
+
+    record: wt.WorktreeRecord
+    commits: tuple[LogEntry, ...]
+    """Its commits since the worktree was made, newest first."""
+    committed: tuple[FileDiff, ...]
+    """What those commits changed, as one diff."""
+    staged: tuple[FileDiff, ...]
+    unstaged: tuple[FileDiff, ...]
 
 
 class AgentWorktrees:
@@ -88,6 +102,22 @@ class AgentWorktrees:
                 f"worktree {record.path} is on {tree.branch or 'no branch'}: switch it back "
                 "(or fix the entry) first", "worktree_refused")
 
+    async def check_for_launch(self, runtime: ProjectRuntime, agent_id: str) -> None:
+        """Before a launch, restart or resume runs the agent in its recorded worktree: the
+        folder must be a linked worktree of this repository, on the recorded branch (a
+        clone's worktrees.json may name any folder). No record: nothing to check; a folder
+        that is gone is said by the launch itself (`worktree_of`).
+
+        Raises:
+            CommandError: code `worktree_refused`, naming the file and the key.
+        """
+        record = (await asyncio.to_thread(self.records, runtime.root)).get(agent_id)
+        if record is None:
+            return
+        self._checked(runtime, record)
+        if await asyncio.to_thread(os.path.isdir, record.path):
+            await self._verified(runtime, record)
+
     # ─── the record ──────────────────────────────────────────────────────────────────
 
     def records(self, root: str) -> dict[str, wt.WorktreeRecord]:
@@ -122,22 +152,23 @@ class AgentWorktrees:
             )
         return record.path, record.branch
 
-    def describe(self, runtime: ProjectRuntime) -> list[dict[str, Any]]:
+    def describe(self, runtime: ProjectRuntime) -> list[RecordedWorktree]:
         """For `idea ls`: each recorded worktree, and whether it is still there."""
         try:
             records = self.records(runtime.root)
         except GitError:
             return []
         except Exception as error:  # a corrupt record file: say so, change nothing
-            return [{"problem": str(error)}]
-        found: list[dict[str, Any]] = []
+            return [RecordedWorktree(problem=str(error))]
+        found: list[RecordedWorktree] = []
         for r in records.values():
             why = self._refusal(runtime.root, r.path)
-            found.append({"agent": r.agent_id, "path": r.path, "branch": r.branch,
-                          "base": r.base_branch,
-                          "missing": why is None and not os.path.isdir(r.path),
-                          **({"problem": f"{FILE}: worktrees.{r.agent_id}.path {why}"}
-                             if why else {})})
+            item = RecordedWorktree(agent=r.agent_id, path=r.path, branch=r.branch,
+                                    base=r.base_branch,
+                                    missing=why is None and not os.path.isdir(r.path))
+            if why:
+                item.problem = f"{FILE}: worktrees.{r.agent_id}.path {why}"
+            found.append(item)
         return found
 
     # ─── making ──────────────────────────────────────────────────────────────────────
@@ -192,7 +223,7 @@ class AgentWorktrees:
         return record
 
     async def finish(self, runtime: ProjectRuntime, agent: Agent, how: str,
-                     force: bool = False) -> dict[str, Any]:
+                     force: bool = False) -> AgentFinished:
         record = self._checked(runtime, await asyncio.to_thread(self._record, runtime, agent))
         present = await asyncio.to_thread(os.path.isdir, record.path)
         if present:  # before reading, copying, merging or removing anything there
@@ -211,7 +242,7 @@ class AgentWorktrees:
             if present:
                 await self.port.worktree_remove(runtime.root, record.path)
             await self.forget(runtime, agent)
-            return {"merged": record.branch, "into": record.base_branch, "oid": oid}
+            return AgentFinished(merged=record.branch, into=record.base_branch, oid=oid)
         if how == "keep":
             if dirty:
                 raise CommandError(
@@ -220,7 +251,7 @@ class AgentWorktrees:
             if present:
                 await self.port.worktree_remove(runtime.root, record.path)
             await self.forget(runtime, agent)
-            return {"kept": record.branch}
+            return AgentFinished(kept=record.branch)
         if how != "discard":
             raise CommandError("finish with merge, keep or discard")
         if not force:
@@ -237,7 +268,7 @@ class AgentWorktrees:
         tip = await self.port.branch_delete(runtime.root, record.branch)
         await asyncio.to_thread(self._note, backup, record, tip)
         await self.forget(runtime, agent)
-        return {"discarded": record.branch, "backup": str(backup), "tip": tip}
+        return AgentFinished(discarded=record.branch, backup=str(backup), tip=tip)
 
     def _backup(self, runtime: ProjectRuntime, agent: Agent, record: wt.WorktreeRecord,
                 paths: list[str]) -> Path:
@@ -263,7 +294,7 @@ class AgentWorktrees:
 
     # ─── what changed ────────────────────────────────────────────────────────────────
 
-    async def changes(self, runtime: ProjectRuntime, agent: Agent) -> dict[str, Any]:
+    async def changes(self, runtime: ProjectRuntime, agent: Agent) -> Changes:
         """The agent's commits since its worktree was made, and its uncommitted changes."""
         record = await asyncio.to_thread(self._record, runtime, agent)
         self.path_of(runtime, agent.id)
@@ -281,5 +312,4 @@ class AgentWorktrees:
             if entry.oid == record.base_oid:
                 break
             commits.append(entry)
-        return {"record": record, "committed": committed, "staged": staged,
-                "unstaged": unstaged, "commits": commits}
+        return Changes(record, tuple(commits), committed, staged, unstaged)

@@ -14,6 +14,7 @@ offer to resume what was running, with the profile's resume arguments when it ha
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -22,9 +23,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from adapters.store.agents_codec import AgentStore, PersonaStore
-from adapters.store.profiles_codec import ProfileStore, decode_profile
+from adapters.store.ports import (
+    AgentStorePort,
+    BackgroundStorePort,
+    PersonaStorePort,
+    ProfileStorePort,
+)
+from adapters.store.profiles_codec import decode_profile
 from core.agents.agent import Agent, AgentManifest, find_agent
+from core.agents.context import ContextSections
 from core.agents.errors import AgentAlreadyRunning, ProfileNotFound
 from core.agents.profile import (
     AgentProfile,
@@ -33,12 +40,13 @@ from core.agents.profile import (
     find_profile,
 )
 from core.agents.singleton import BACKGROUND, InCell, LaunchAction, Location, decide_launch
+from core.agents.skills import SkillSections
 from core.errors import IdeaError, StoreError
 from core.ids import is_safe_id
 from core.layout import ops
 from core.layout.model import Direction, iter_leaves
 from idea_daemon.agent_delivery import deliver_stdin
-from idea_daemon.agent_launch import prepare_launch
+from idea_daemon.agent_launch import LaunchKnowledge, prepare_launch, read_knowledge
 from idea_daemon.agent_records import AgentRecords
 from idea_daemon.agent_resume import resumable, resume
 from idea_daemon.agent_status import AgentStatus
@@ -67,6 +75,29 @@ class LaunchHooks(Protocol):
         self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, run_dir: Path
     ) -> Path | None: ...
 
+    def state_section(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile
+    ) -> str | None: ...
+
+    def launched(self, runtime: ProjectRuntime, agent: Agent, session: TerminalSession,
+                 sections: ContextSections, *, resumed: bool = False) -> None: ...
+
+
+class ConversationHooks(Protocol):
+    """What conversations add to a launch (`idea_daemon.conversations.service`)."""
+
+    def resume_section(self, runtime: ProjectRuntime, agent: Agent) -> str | None: ...
+
+    def resumable_id(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile
+    ) -> str | None: ...
+
+    def conversation_started(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile, resumable: str
+    ) -> None: ...
+
+    def resuming(self, runtime: ProjectRuntime) -> None: ...
+
 
 class AgentRuntime:
     """The agent operations of one daemon. Created by the composition root."""
@@ -74,12 +105,13 @@ class AgentRuntime:
     def __init__(
         self,
         service: WorkspaceService,
-        agent_store: AgentStore,
-        persona_store: PersonaStore,
-        profile_store: ProfileStore,
+        agent_store: AgentStorePort,
+        persona_store: PersonaStorePort,
+        profile_store: ProfileStorePort,
+        background_store: BackgroundStorePort,
     ) -> None:
         self.service = service
-        self.records = AgentRecords(service)
+        self.records = AgentRecords(service, background_store)
         self.agent_store = agent_store
         self.persona_store = persona_store
         self.profile_store = profile_store
@@ -89,45 +121,109 @@ class AgentRuntime:
         self.worktree_of: Callable[[ProjectRuntime, str], tuple[str, str] | None] | None = None
         self.hooks: LaunchHooks | None = None
         """Set by the composition root: the orchestration service's part of a launch."""
+        self.skill_sections: Callable[[ProjectRuntime, Agent, bool], SkillSections] | None = None
+        """Set by the composition root: an agent's assigned skills (SKL-4)."""
+        self.conversations: ConversationHooks | None = None
+        """Set by the composition root: `# Conversation resume`, resumable ids (LOG-2/4)."""
         self.profiles_problem: str | None = None
+        self._manifests: dict[str, tuple[tuple[int, ...], AgentManifest]] = {}
+        self._profiles: tuple[tuple[int, ...], list[AgentProfile], str | None] | None = None
+        self._builtins: tuple[AgentProfile, ...] | None = None
         service.hooks.exit_handlers.append(self._on_agent_exit)
         service.hooks.agent_cell_message = self._cell_message
 
     # ─── lookups ─────────────────────────────────────────────────────────────────────
 
     def manifest(self, runtime: ProjectRuntime) -> AgentManifest:
+        """The project's agents, decoded again only when the file changed on disk.
+
+        Every delegation looks its target up by name, and panels poll states: decoding
+        agents.json each time cost a millisecond a lookup. The cache is keyed by what an
+        atomic rewrite (a new inode) or an edit in place (size, mtime) changes.
+        """
+        root = Path(runtime.root)
+        path = self.agent_store.path(root)
         try:
-            return self.agent_store.load(Path(runtime.root))
+            found = path.stat()
+            key: tuple[int, ...] | None = (
+                found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+            )
+        except OSError:
+            key = None  # absent, or unreadable: load() says which
+        cached = self._manifests.get(runtime.root)
+        if key is not None and cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            manifest = self.agent_store.load(root)
         except StoreError as exc:
+            self._manifests.pop(runtime.root, None)
             raise CommandError(exc.message, "corrupt") from exc
+        if key is not None:
+            self._manifests[runtime.root] = (key, manifest)
+        return manifest
 
     def save_manifest(self, runtime: ProjectRuntime, manifest: AgentManifest) -> None:
-        self.agent_store.save(Path(runtime.root), manifest)
+        # Our own write: never trust a cache key across it (an inode can be reused).
+        self._manifests.pop(runtime.root, None)
+        try:
+            self.agent_store.save(Path(runtime.root), manifest)
+        finally:
+            self._manifests.pop(runtime.root, None)
 
     def agent(self, runtime: ProjectRuntime, name: str) -> Agent:
         return find_agent(self.manifest(runtime), name)
 
     def profiles(self) -> list[AgentProfile]:
-        """Configured profiles, then the built-in catalogue for ids not configured (D6)."""
-        configured: list[AgentProfile] = []
-        self.profiles_problem = None
-        if self.profile_store.exists():
-            try:
-                configured = self.profile_store.load()
-            except StoreError as exc:
-                # Built-in profiles still work; a profile only the file held is reported
-                # with the file's problem (see `profile`).
-                self.profiles_problem = exc.message
-                log.error("profiles: %s", exc.message)
-        from adapters.agents.catalogue import builtin_profiles
+        """Configured profiles, then the built-in catalogue for ids not configured (D6).
 
+        Decoded again only when profiles.json changed on disk (keyed like `manifest`), and
+        the catalogue once: a delegation, a launch's team section and the context refresh
+        look profiles up per agent, and decoding them all each time (shlex, deep copies,
+        validation) cost the loop ~5 ms a lookup.
+        """
+        key = self._profiles_key()
+        cached = self._profiles
+        if key is not None and cached is not None and cached[0] == key:
+            configured, self.profiles_problem = cached[1], cached[2]
+        else:
+            configured = []
+            self.profiles_problem = None
+            if self.profile_store.exists():
+                try:
+                    configured = self.profile_store.load()
+                except StoreError as exc:
+                    # Built-in profiles still work; a profile only the file held is reported
+                    # with the file's problem (see `profile`).
+                    self.profiles_problem = exc.message
+                    log.error("profiles: %s", exc.message)
+            self._profiles = None if key is None else (key, configured, self.profiles_problem)
         known = {profile.id for profile in configured}
-        builtins = []
-        for index, data in enumerate(builtin_profiles()):
-            profile = decode_profile(data, "built-in catalogue", f"[{index}]")
-            if profile.id not in known:
-                builtins.append(profile)
+        builtins = [profile for profile in self._builtin_profiles() if profile.id not in known]
         return [*configured, *builtins]
+
+    def _profiles_key(self) -> tuple[int, ...] | None:
+        """What a rewrite of profiles.json changes; () when it does not exist, None when it
+        cannot be looked at (never cached then)."""
+        path = getattr(self.profile_store, "path", None)
+        if not isinstance(path, Path):
+            return None
+        try:
+            found = path.stat()
+        except FileNotFoundError:
+            return ()
+        except OSError:
+            return None
+        return (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+
+    def _builtin_profiles(self) -> tuple[AgentProfile, ...]:
+        if self._builtins is None:
+            from adapters.agents.catalogue import builtin_profiles
+
+            self._builtins = tuple(
+                decode_profile(data, "built-in catalogue", f"[{index}]")
+                for index, data in enumerate(builtin_profiles())
+            )
+        return self._builtins
 
     def profile(self, profile_id: str) -> AgentProfile:
         found = find_profile(self.profiles(), profile_id)
@@ -225,6 +321,7 @@ class AgentRuntime:
         resume: bool = False,
         force: bool = False,
         move: bool = False,
+        knowledge: LaunchKnowledge | None = None,
     ) -> AgentStatus:
         """Launch (or re-attach) an agent.
 
@@ -233,10 +330,16 @@ class AgentRuntime:
             resume: Continue the recorded conversation when the profile can.
             move: The agent runs in another cell: show it in `cell` instead ("move it
                 here"); its former cell gets a shell.
+            knowledge: What the launch reads from files, already read off the loop
+                (`launch_async`); read here when None or no longer this agent's.
         """
         agent = self.agent(runtime, name)
         profile = self.profile(agent.profile_id)
-        persona = self.persona_store.read(Path(runtime.root), agent)
+        if knowledge is not None and (knowledge.agent_id, knowledge.profile_id, knowledge.mcp) \
+                != (agent.id, profile.id, self._reaches_mcp(profile)):
+            knowledge = None  # the agent changed while it was read: read it again
+        persona = (knowledge.persona if knowledge is not None
+                   else self.persona_store.read(Path(runtime.root), agent))
         target: Location = BACKGROUND
         if where == "cell":
             assert cell is not None
@@ -272,7 +375,10 @@ class AgentRuntime:
             assert cell is not None
             self._free_cell(cell, force)
             cell = self.service.lookups.find_cell(cell.leaf.id)
-        session = self._spawn(runtime, agent, profile, persona, conversation_id, mode, cell)
+        if knowledge is None:
+            knowledge = self._read_knowledge(runtime, agent, profile, persona)
+        session = self._spawn(runtime, agent, profile, knowledge, conversation_id, mode,
+                              cell)
         if cell is not None:
             self._bind(runtime, cell, session, conversation_id)
         else:
@@ -287,18 +393,49 @@ class AgentRuntime:
         if templates is None:
             return None, SessionMode.NONE
         recorded = self.records.recorded_conversation(runtime, agent.id)
+        if resume and not recorded and self.conversations is not None:
+            # The cell lost it (a profile swap forgets it): this profile's own last session.
+            recorded = self.conversations.resumable_id(runtime, agent, profile)
         if resume and recorded and templates.resume_supported:
             return recorded, SessionMode.RESUME
         if templates.id_known_at_launch:
             return str(uuid.uuid4()), SessionMode.START
         return None, SessionMode.NONE
 
+    async def launch_async(self, runtime: ProjectRuntime, name: str,
+                           **options: Any) -> AgentStatus:
+        """`launch`, its file reads (persona, skills, handoffs, project context, memory)
+        done in an executor thread first: the loop goes on meanwhile."""
+        agent = self.agent(runtime, name)
+        knowledge = await self.knowledge_for(runtime, agent)
+        return self.launch(runtime, agent.id, knowledge=knowledge, **options)
+
+    async def knowledge_for(self, runtime: ProjectRuntime, agent: Agent) -> LaunchKnowledge:
+        """The agent's launch knowledge, read in an executor thread."""
+        profile = self.profile(agent.profile_id)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self._read_knowledge, runtime, agent, profile,
+                                          None)
+
+    def _read_knowledge(self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile,
+                        persona: str | None) -> LaunchKnowledge:
+        """Blocking: on the loop for `launch`, in an executor for `launch_async`."""
+        if persona is None:
+            persona = self.persona_store.read(Path(runtime.root), agent)
+        conversations = self.conversations
+        return read_knowledge(
+            runtime, agent, profile.id, persona, mcp=self._reaches_mcp(profile),
+            skills=lambda: self.skills_of(runtime, agent, profile),
+            resume=lambda: (conversations.resume_section(runtime, agent)
+                            if conversations is not None else None),
+        )
+
     def _spawn(
         self,
         runtime: ProjectRuntime,
         agent: Agent,
         profile: AgentProfile,
-        persona: str,
+        knowledge: LaunchKnowledge,
         conversation_id: str | None,
         mode: SessionMode,
         cell: CellRef | None,
@@ -310,7 +447,7 @@ class AgentRuntime:
             runtime,
             agent,
             profile,
-            persona,
+            knowledge.persona,
             conversation_id,
             mode,
             base_env=self.service.programs.cell_env(cell_id),
@@ -319,11 +456,15 @@ class AgentRuntime:
             orchestration=(
                 self.hooks.context_section(runtime, agent, profile) if self.hooks else None
             ),
+            skills=knowledge.skills,
             mcp_config=(
                 (lambda run_dir: hooks.mcp_config(runtime, agent, profile, run_dir))
                 if (hooks := self.hooks) is not None
                 else None
             ),
+            resume=knowledge.resume,
+            state=self.hooks.state_section(runtime, agent, profile) if self.hooks else None,
+            knowledge=knowledge,
         )
         cols, rows = self._size_for(runtime, cell)
         session = self.service.programs.spawn_program(
@@ -341,6 +482,11 @@ class AgentRuntime:
                 f"or edit the profile (`idea profile edit {profile.id}`)"
             )
         else:
+            if conversation_id is not None and self.conversations is not None:
+                self.conversations.conversation_started(runtime, agent, profile, conversation_id)
+            if self.hooks is not None:
+                self.hooks.launched(runtime, agent, session, launch.sections,
+                                    resumed=mode is SessionMode.RESUME)
             if isinstance(profile.context_injection, Stdin):
                 deliver_stdin(session, launch.content, profile)
             if (
@@ -351,6 +497,23 @@ class AgentRuntime:
                 self._discover_conversation(runtime, agent, profile, session, dict(launch.spec.env))
         log.info("agent %s launched: %s in %s", agent.name, launch.spec.argv[0], launch.spec.cwd)
         return session
+
+    def skills_of(
+        self, runtime: ProjectRuntime, agent: Agent, profile: AgentProfile
+    ) -> SkillSections | None:
+        """The skill sections of the agent's composed context (a launch, a refresh)."""
+        if self.skill_sections is None:
+            return None
+        return self.skill_sections(runtime, agent, self._reaches_mcp(profile))
+
+    def reaches_mcp(self, profile: AgentProfile) -> bool:
+        """Whether an agent of this profile gets idea's MCP server (its launch and its
+        refreshed context say how to read shared knowledge accordingly)."""
+        return self._reaches_mcp(profile)
+
+    def _reaches_mcp(self, profile: AgentProfile) -> bool:
+        """Whether an agent of this profile gets idea's MCP server (PRF-9 surface)."""
+        return self.mcp_available and self.hooks is not None and profile.mcp is not None
 
     def _discover_conversation(
         self,
@@ -377,6 +540,8 @@ class AgentRuntime:
                 return
             session.conversation_id = conversation_id
             self.records.record_conversation(runtime, agent.id, conversation_id)
+            if self.conversations is not None:
+                self.conversations.conversation_started(runtime, agent, profile, conversation_id)
             log.info("agent %s: conversation %s discovered", agent.name, conversation_id)
 
         watch_for_session(rule, env, time.time() - 1.0, claimed, lambda: session.running, found)
@@ -474,7 +639,16 @@ class AgentRuntime:
         self.service.programs.notify_scene()
         return self._status_of(runtime, agent.id)
 
-    def restart(self, runtime: ProjectRuntime, name: str, *, resume: bool = True) -> AgentStatus:
+    async def restart_async(self, runtime: ProjectRuntime, name: str, *,
+                            resume: bool = True) -> AgentStatus:
+        """`restart`, the launch's file reads done in an executor thread first (the agent
+        keeps running meanwhile: it is stopped and launched in one turn of the loop)."""
+        agent = self.agent(runtime, name)
+        knowledge = await self.knowledge_for(runtime, agent)
+        return self.restart(runtime, agent.id, resume=resume, knowledge=knowledge)
+
+    def restart(self, runtime: ProjectRuntime, name: str, *, resume: bool = True,
+                knowledge: LaunchKnowledge | None = None) -> AgentStatus:
         """Stop the agent if it runs, then launch it again where it was."""
         agent = self.agent(runtime, name)
         session = self.session_of_agent(runtime, agent.id)
@@ -486,9 +660,11 @@ class AgentRuntime:
         if leaf_id is not None and not in_background:
             cell = self.service.lookups.find_cell(leaf_id)
             return self.launch(
-                runtime, agent.id, where="cell", cell=cell, resume=resume, force=True
+                runtime, agent.id, where="cell", cell=cell, resume=resume, force=True,
+                knowledge=knowledge,
             )
-        return self.launch(runtime, agent.id, where="background", resume=resume)
+        return self.launch(runtime, agent.id, where="background", resume=resume,
+                           knowledge=knowledge)
 
     def set_profile(
         self, runtime: ProjectRuntime, name: str, profile_id: str, force: bool
@@ -538,6 +714,22 @@ class AgentRuntime:
         """Agents that were running when the daemon (or the project) last stopped."""
         return resumable(self, runtime)
 
-    def resume(self, runtime: ProjectRuntime, names: list[str] | None) -> list[AgentStatus]:
+    def resume(self, runtime: ProjectRuntime, names: list[str] | None,
+               knowledge: dict[str, LaunchKnowledge] | None = None) -> list[AgentStatus]:
         """Relaunch resumable agents where they were (each once, LAY-7)."""
-        return resume(self, runtime, names)
+        if self.conversations is not None:
+            self.conversations.resuming(runtime)
+        return resume(self, runtime, names, knowledge)
+
+    async def resume_async(self, runtime: ProjectRuntime,
+                           names: list[str] | None) -> list[AgentStatus]:
+        """`resume`, each launch's file reads done in an executor thread first."""
+        knowledge: dict[str, LaunchKnowledge] = {}
+        for entry in self.resumable(runtime):
+            if names is None or entry["agent"] in names or entry["agentId"] in names:
+                try:
+                    agent = self.agent(runtime, entry["agentId"])
+                    knowledge[agent.id] = await self.knowledge_for(runtime, agent)
+                except IdeaError:
+                    continue  # its launch reports it, as `resume` would
+        return self.resume(runtime, names, knowledge)

@@ -1,45 +1,49 @@
-"""The daemon's command table: each command's name, parameter Struct and handler.
+"""The daemon's command table: each command's name, parameter Struct, answer type and handler.
 
 Like tmux's `cmd_table`, one entry per command; the composition root merges the entries of
-each command module (`COMMANDS`) into the server's table. A typed entry names its parameter
-Struct (`adapters.ipc.commands`): the request's map is decoded into it at the boundary, and
-mypy checks the handler against it (`command("split", SplitParams, split)` does not type-check
-if `split` takes other parameters). An entry without a Struct (`untyped`) gets the raw map.
+each command module (`COMMANDS`) into the server's table. An entry names its parameter
+Struct (`adapters.ipc.commands`) and its answer type (`adapters.ipc.answers`: a Struct, a
+list of them, or None): the request's map is decoded into the parameters at the boundary,
+and mypy checks the handler against both (`command("split", SplitParams, CellsAnswer,
+split)` does not type-check if `split` takes other parameters or returns anything but a
+`CellsAnswer`, or a coroutine of one). Every command has both: there is no entry that reads
+the raw map or answers a free-form value (a handler that did would escape the checks).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from adapters.ipc.commands import BadParams, P, Params, decode_params
+from adapters.ipc.commands import BadParams, P, decode_params
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.errors import CommandError
 
 if TYPE_CHECKING:
     from idea_daemon.server import DaemonServer
 
-RawHandler = Callable[["DaemonServer", ClientConnection, dict[str, Any]], Any]
+A = TypeVar("A")
+"""A command's answer type."""
+
+Handler = Callable[["DaemonServer", ClientConnection, P], A | Awaitable[A]]
+"""A command's handler: its answer, or (a command that waits) a coroutine of it."""
 
 
 @dataclass(frozen=True, slots=True)
-class Command(Generic[P]):
+class Command(Generic[P, A]):
     name: str
-    params: type[P] | None
-    run: Callable[[DaemonServer, ClientConnection, P], Any]
-    raw: RawHandler | None = None
+    params: type[P]
+    answer: type[A]
+    run: Handler[P, A]
 
     def invoke(self, server: DaemonServer, client: ClientConnection,
-               params: dict[str, Any]) -> Any:
-        """Run the handler on a request's parameters (decoded first when typed).
+               params: dict[str, Any]) -> A | Awaitable[A]:
+        """Run the handler on a request's parameters, decoded into the Struct first.
 
         Raises:
             CommandError: code `bad_request`, the parameters do not fit (names the field).
         """
-        if self.raw is not None:
-            return self.raw(server, client, params)
-        assert self.params is not None
         try:
             decoded = decode_params(self.params, params)
         except BadParams as exc:
@@ -47,23 +51,13 @@ class Command(Generic[P]):
         return self.run(server, client, decoded)
 
 
-def command(name: str, params: type[P],
-            run: Callable[[DaemonServer, ClientConnection, P], Any]) -> Command[P]:
-    return Command(name, params, run)
+def command(name: str, params: type[P], answer: type[A], run: Handler[P, A]) -> Command[P, A]:
+    return Command(name, params, answer, run)
 
 
-def _no_typed_run(server: DaemonServer, client: ClientConnection, params: Params) -> Any:
-    raise AssertionError("an untyped command runs its raw handler")
-
-
-def untyped(name: str, run: RawHandler) -> Command[Params]:
-    """A command whose handler reads the request's map itself (not converted yet)."""
-    return Command(name, None, _no_typed_run, run)
-
-
-def table(*parts: Mapping[str, Command[Any]]) -> dict[str, Command[Any]]:
+def table(*parts: Mapping[str, Command[Any, Any]]) -> dict[str, Command[Any, Any]]:
     """Every command the daemon answers, by wire name (a name defined twice is a bug)."""
-    merged: dict[str, Command[Any]] = {}
+    merged: dict[str, Command[Any, Any]] = {}
     for part in parts:
         for name, entry in part.items():
             assert name not in merged, f"command {name} is defined twice"
@@ -71,6 +65,6 @@ def table(*parts: Mapping[str, Command[Any]]) -> dict[str, Command[Any]]:
     return merged
 
 
-def entries(*commands: Command[Any]) -> dict[str, Command[Any]]:
+def entries(*commands: Command[Any, Any]) -> dict[str, Command[Any, Any]]:
     """A command module's table."""
     return {entry.name: entry for entry in commands}

@@ -91,6 +91,11 @@ def describe_cell(service: WorkspaceService, ref: CellRef) -> rpc.CellDescriptio
             info.pid = session.pty.pid
             info.command = session.pty.command_name()
             info.foreground = session.pty.foreground_command()
+    agent_id = session.agent_id if session is not None else ref.leaf.agent
+    if agent_id is not None and service.hooks.agent_badge is not None:
+        badge = service.hooks.agent_badge(ref.runtime.root, agent_id)
+        if badge:
+            info.agent_state = badge
     return info
 
 
@@ -231,19 +236,19 @@ def list_cells(server: DaemonServer, client: ClientConnection,
 
 
 COMMANDS = entries(
-    command("split", rpc.SplitParams, split),
-    command("grid", rpc.GridParams, grid),
-    command("select", rpc.SelectParams, select),
-    command("close", rpc.ForceParams, close),
-    command("zoom", rpc.Targeted, zoom),
-    command("resize", rpc.ResizeParams, resize),
-    command("set_border", rpc.BorderParams, set_border),
-    command("merge", rpc.PairParams, merge),
-    command("swap", rpc.PairParams, swap),
-    command("move", rpc.MoveParams, move),
-    command("equalize", rpc.Targeted, equalize),
-    command("undo", rpc.UndoParams, undo),
-    command("restart", rpc.ForceParams, restart),
-    command("list_cells", rpc.ListCellsParams, list_cells),
+    command("split", rpc.SplitParams, rpc.CellsAnswer, split),
+    command("grid", rpc.GridParams, rpc.CellsAnswer, grid),
+    command("select", rpc.SelectParams, rpc.CellDescription, select),
+    command("close", rpc.ForceParams, rpc.ClosedAnswer, close),
+    command("zoom", rpc.Targeted, rpc.ZoomAnswer, zoom),
+    command("resize", rpc.ResizeParams, rpc.CellDescription, resize),
+    command("set_border", rpc.BorderParams, rpc.Nothing, set_border),
+    command("merge", rpc.PairParams, rpc.MergeAnswer, merge),
+    command("swap", rpc.PairParams, rpc.SwapAnswer, swap),
+    command("move", rpc.MoveParams, rpc.MoveAnswer, move),
+    command("equalize", rpc.Targeted, rpc.Nothing, equalize),
+    command("undo", rpc.UndoParams, rpc.UndoAnswer, undo),
+    command("restart", rpc.ForceParams, rpc.CellDescription, restart),
+    command("list_cells", rpc.ListCellsParams, list[rpc.CellDescription], list_cells),
 )
 """The commands of this module (the composition root merges the tables)."""

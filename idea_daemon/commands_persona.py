@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
 
+from adapters.ipc import answers_agents as ag
 from adapters.ipc import commands as rpc
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.command_table import command, entries
@@ -32,7 +32,7 @@ def revision(text: str | None) -> str:
 
 
 def _located(server: DaemonServer, client: ClientConnection,
-             p: rpc.AgentParams) -> tuple[Path, str, Path]:
+             p: rpc.NamedAgentParams) -> tuple[Path, str, Path]:
     runtime = _project(server, client, p.project)
     agents = _agents(server)
     agent = agents.agent(runtime, _name(p.agent, "agent"))
@@ -41,15 +41,15 @@ def _located(server: DaemonServer, client: ClientConnection,
 
 
 def agent_persona_read(server: DaemonServer, client: ClientConnection,
-                       p: rpc.AgentParams) -> Any:
+                       p: rpc.NamedAgentParams) -> ag.PersonaText:
     root, md_path, path = _located(server, client, p)
     text = _agents(server).persona_store.load(root, md_path)
-    return {"path": str(path), "exists": text is not None, "content": text or "",
-            "revision": revision(text)}
+    return ag.PersonaText(path=str(path), exists=text is not None, content=text or "",
+                          revision=revision(text))
 
 
 def agent_persona_write(server: DaemonServer, client: ClientConnection,
-                        p: rpc.PersonaWriteParams) -> Any:
+                        p: rpc.PersonaWriteParams) -> ag.PersonaWritten:
     content = p.content
     if content is None:
         raise CommandError("content (the Markdown) is required")
@@ -66,12 +66,12 @@ def agent_persona_write(server: DaemonServer, client: ClientConnection,
     changed = content != current
     if changed:
         store.write(root, md_path, content)
-    return {"path": str(path), "changed": changed, "revision": revision(content)}
+    return ag.PersonaWritten(path=str(path), changed=changed, revision=revision(content))
 
 
 
 COMMANDS = entries(
-    command("agent_persona_read", rpc.AgentParams, agent_persona_read),
-    command("agent_persona_write", rpc.PersonaWriteParams, agent_persona_write),
+    command("agent_persona_read", rpc.NamedAgentParams, ag.PersonaText, agent_persona_read),
+    command("agent_persona_write", rpc.PersonaWriteParams, ag.PersonaWritten, agent_persona_write),
 )
 """The commands of this module (the composition root merges the tables)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
 
 from adapters.ipc import commands as rpc
 from adapters.ipc.messages import PROTOCOL_VERSION, Detached
@@ -53,19 +52,27 @@ def detach(server: DaemonServer, client: ClientConnection,
 
 
 def loop_stats(server: DaemonServer, client: ClientConnection,
-               p: rpc.LoopStatsParams) -> dict[str, Any]:
+               p: rpc.LoopStatsParams) -> rpc.LoopStats:
     """How the daemon's loop keeps up (the watchdog's figures; `bench/` reads them)."""
     watchdog = server.watchdog
     if watchdog is None:
-        return {"turns": 0, "slowTurns": 0, "worstMs": 0.0, "worstWhat": "", "p99Ms": 0.0}
+        return rpc.LoopStats(turns=0, slow_turns=0, worst_ms=0.0, worst_what="", p99_ms=0.0,
+                             late_imports=[], warm=False)
     stats = watchdog.stats
     recent = sorted(stats.recent)
     p99 = recent[min(len(recent) - 1, int(len(recent) * 0.99))] if recent else 0.0
     if p.reset:
         watchdog.stats = type(stats)()
-    return {"turns": stats.turns, "slowTurns": stats.slow, "worstMs": stats.worst * 1000,
-            "worstWhat": stats.worst_what, "p99Ms": p99 * 1000,
-            "thresholdMs": watchdog.threshold * 1000}
+    late = server.late_imports
+    host = getattr(server.orchestration, "host", None)
+    warm = ((server.preloading is None or server.preloading.done())
+            and (host is None or host.ready))
+    return rpc.LoopStats(
+        turns=stats.turns, slow_turns=stats.slow, worst_ms=stats.worst * 1000,
+        worst_what=stats.worst_what, p99_ms=p99 * 1000, threshold_ms=watchdog.threshold * 1000,
+        slow_turns_seen=[rpc.SlowTurn(ms=delay * 1000, what=what)
+                         for delay, what in stats.slow_turns],
+        late_imports=late.take(reset=p.reset) if late is not None else [], warm=warm)
 
 
 def clients(server: DaemonServer, client: ClientConnection,
@@ -96,11 +103,11 @@ def attach_window(server: DaemonServer, client: ClientConnection,
 
 
 COMMANDS = entries(
-    command("version", rpc.NoParams, version),
-    command("kill_server", rpc.KillServerParams, kill_server),
-    command("loop_stats", rpc.LoopStatsParams, loop_stats),
-    command("detach", rpc.DetachParams, detach),
-    command("clients", rpc.NoParams, clients),
-    command("attach_window", rpc.AttachWindowParams, attach_window),
+    command("version", rpc.NoParams, rpc.VersionAnswer, version),
+    command("kill_server", rpc.KillServerParams, rpc.StoppingAnswer, kill_server),
+    command("loop_stats", rpc.LoopStatsParams, rpc.LoopStats, loop_stats),
+    command("detach", rpc.DetachParams, rpc.DetachedAnswer, detach),
+    command("clients", rpc.NoParams, list[rpc.ClientDescription], clients),
+    command("attach_window", rpc.AttachWindowParams, rpc.WindowAnswer, attach_window),
 )
 """The commands of this module (the composition root merges the tables)."""

@@ -124,10 +124,10 @@ def monitor(server: DaemonServer, client: ClientConnection,
 
 
 COMMANDS = entries(
-    command("send_keys", rpc.SendKeysParams, send_keys),
-    command("paste", rpc.PasteParams, paste),
-    command("capture", rpc.CaptureParams, capture),
-    command("history", rpc.HistoryParams, history),
-    command("monitor", rpc.MonitorParams, monitor),
+    command("send_keys", rpc.SendKeysParams, rpc.WriteAnswer, send_keys),
+    command("paste", rpc.PasteParams, rpc.WriteAnswer, paste),
+    command("capture", rpc.CaptureParams, rpc.CaptureAnswer, capture),
+    command("history", rpc.HistoryParams, rpc.HistoryAnswer, history),
+    command("monitor", rpc.MonitorParams, rpc.MonitorAnswer, monitor),
 )
 """The commands of this module (the composition root merges the tables)."""

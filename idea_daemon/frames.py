@@ -6,8 +6,11 @@ Output from PTYs is not sent as it arrives: sessions mark rows dirty and a flush
 per frame interval, sends each attached client the rows that changed since what that client
 last received (a fast-scrolling cell costs one frame per interval, not one message per
 read). The focused cell is sent at full rate, other visible cells every 48 ms, hidden cells
-not at all. A client whose socket buffer grows too large gets no frames until it drains,
-then one full repaint.
+not at all. A client that says what it drew (`FramesShown`) is sent other cells' frames
+only while it is at most `MAX_UNSHOWN` frames behind: a cell flooding beside the focused
+one then never queues frames in front of a typed key's echo (the client draws each cell's
+latest rows when it catches up, not every frame in between). A client whose socket buffer
+grows too large gets no frames until it drains, then one full repaint.
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ UNFOCUSED_INTERVAL = 0.048
 LAGGING_BYTES = 1 << 20
 SYNC_RETRY = 0.02
 LAG_RETRY = 0.05
+MAX_UNSHOWN = 1
+ECHO_HOLD = 0.1
+"""Seconds other cells' frames wait at most, after a key, for the focused cell's echo to be
+drawn (its frame first, then the client's whole attention for it)."""
+UNSHOWN_RETRY = 0.1
+"""A client behind wakes the flush when it says what it drew; this is the fallback."""
 
 
 class FrameSender:
@@ -59,6 +68,8 @@ class FrameSender:
         self._notices: list[tuple[str | None, str, str]] = []
         self._flush_handle: asyncio.Handle | None = None
         self._last_flush = 0.0
+        self._flushed: dict[str, float] = {}
+        """When each session's output was last flushed (the pace of its frames)."""
 
     # ─── Listener (called by the service) ────────────────────────────────────────────
 
@@ -76,9 +87,21 @@ class FrameSender:
     def output(self, session: TerminalSession) -> None:
         self._dirty_sessions.add(session.id)
         # Leading edge: output after a quiet spell goes out at once (a typed character's
-        # echo); during a burst, at most one flush per frame interval.
-        since = time.monotonic() - self._last_flush
+        # echo); during a burst, at most one flush per frame interval. The spell is this
+        # cell's own: another cell flooding does not make an echo wait for the next flush.
+        since = time.monotonic() - self._flushed.get(session.id, 0.0)
         self._schedule(max(0.0, FRAME_INTERVAL - since))
+
+    def shown(self, client: ClientConnection, count: int) -> None:
+        """The client drew `count` frames: send what was kept back for it, now."""
+        before = client.frames_shown or 0
+        behind = client.unshown > MAX_UNSHOWN
+        client.frames_shown = min(max(count, before), client.frames_sent)
+        if client.frames_shown > before:
+            client.caught_up = time.monotonic()  # it drew until now: other cells rest a while
+        echoed = client.echo_frame is not None and before < client.echo_frame <= count
+        if ((behind and client.unshown <= MAX_UNSHOWN) or echoed) and self._dirty_sessions:
+            self._schedule(0.0)
 
     def watched_windows(self) -> set[str]:
         return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
@@ -126,6 +149,11 @@ class FrameSender:
         service = self._service()
         scenes, self._dirty_scenes = self._dirty_scenes, set()
         dirty, self._dirty_sessions = self._dirty_sessions, set()
+        flushed = self._flushed
+        if len(flushed) > 4096:
+            flushed.clear()  # sessions long gone: only pacing is lost, for one flush
+        for session_id in dirty:
+            flushed[session_id] = self._last_flush
         titles, self._dirty_titles = self._dirty_titles, set()
         notices, self._notices = self._notices, []
         now = time.monotonic()
@@ -176,8 +204,13 @@ class FrameSender:
         self._ensure_window(client)
         if None in scenes or client.window_id in scenes:
             scene = build_scene(service, client.window_id)
-            client.send(scene)
-            client.sent_titles = {cell.id: cell.title for cell in scene.cells}
+            # The same scene again (a change elsewhere, a notification of nothing visible)
+            # would cost the client a rebuild and a repaint of its whole screen for nothing;
+            # titles changed since are kept right by `CellTitle` below.
+            if scene != client.last_scene:
+                client.send(scene)
+                client.last_scene = scene
+                client.sent_titles = {cell.id: cell.title for cell in scene.cells}
         for window_id, text, level in notices:
             if window_id is None or window_id == client.window_id:
                 client.send(Notice(text=text, level=level))
@@ -194,15 +227,30 @@ class FrameSender:
                 deferred.add(session.id)
                 wake = min(wake or SYNC_RETRY, SYNC_RETRY)
                 continue
+            if cell_id != focused and key in client.sent_rows:
+                if client.awaiting_echo(now, ECHO_HOLD):
+                    # A key's echo comes first: this cell's rows wait until it is drawn.
+                    deferred.add(session.id)
+                    wake = min(wake or FRAME_INTERVAL, FRAME_INTERVAL)
+                    continue
+                if client.unshown > MAX_UNSHOWN:
+                    # The client is still drawing: keep this cell's rows until it is done.
+                    deferred.add(session.id)
+                    wake = min(wake or UNSHOWN_RETRY, UNSHOWN_RETRY)
+                    continue
             # The focused cell at full rate; other visible cells less often, so that busy
-            # agents beside it cost the client little (hidden cells cost nothing).
+            # agents beside it cost the client little (hidden cells cost nothing). A client
+            # that was behind gets that interval of rest too: a key's echo then finds it idle.
             interval = FRAME_INTERVAL if cell_id == focused else UNFOCUSED_INTERVAL
-            wait = client.last_frame.get(key, 0.0) + interval - now
+            since = client.last_frame.get(key, 0.0)
+            if cell_id != focused:
+                since = max(since, client.caught_up)
+            wait = since + interval - now
             if wait > 0 and key in client.sent_rows:
                 deferred.add(session.id)
                 wake = wait if wake is None else min(wake, wait)
                 continue
-            self._send_frame(client, cell_id, session)
+            self._send_frame(client, cell_id, session, cell_id == focused)
             client.last_frame[key] = now
         return wake
 
@@ -215,7 +263,8 @@ class FrameSender:
             client.forget_frames()
             self._claim_size(client)
 
-    def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession) -> None:
+    def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession,
+                    focused: bool = False) -> None:
         key = (cell_id, session.id)
         emulator = session.emulator
         versions, rendered = session.rendered_rows()
@@ -244,5 +293,8 @@ class FrameSender:
                 alt_screen=modes.alt_screen,
             )
         )
+        client.frames_sent += 1
+        if focused and client.echo_frame is None and client.typed_at:
+            client.echo_frame = client.frames_sent
         client.sent_rows[key] = list(versions)
         client.sent_cursor[key] = wire_cursor

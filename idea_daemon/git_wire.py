@@ -1,4 +1,5 @@
-"""Git values as the daemon sends them (msgpack to clients, JSON for `--json`).
+"""Git values as the daemon sends them: the answer Structs of `adapters.ipc.answers_git`
+(msgpack to clients, JSON for `--json`).
 
 Paths: `path` is the name as text. A name that is not UTF-8 cannot travel as text, so it
 also gets `pathHex` (its bytes in hex); a client sends back whichever it was given, and
@@ -10,6 +11,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from msgspec import UNSET, UnsetType
+
+from adapters.ipc import answers_git as answers
 from core.git.graph import GraphRow, glyphs
 from core.git.model import (
     Branch,
@@ -33,10 +37,11 @@ def _utf8(text: str) -> bool:
     return True
 
 
-def path_value(path: str) -> dict[str, str]:
+def path_value(path: str) -> tuple[str, str | UnsetType]:
+    """A path as an answer's `path` and `pathHex` (UNSET for a UTF-8 name)."""
     if _utf8(path):
-        return {"path": path}
-    return {"path": display_path(path), "pathHex": os.fsencode(path).hex()}
+        return path, UNSET
+    return display_path(path), os.fsencode(path).hex()
 
 
 def path_param(value: Any, key: str = "path") -> str:
@@ -56,92 +61,87 @@ def path_param(value: Any, key: str = "path") -> str:
     raise CommandError(f"{key} must be a path (text, or an object with path/pathHex)")
 
 
-def paths_param(params: dict[str, Any]) -> list[str]:
-    values = params.get("paths")
-    if not isinstance(values, list) or not values:
-        raise CommandError("paths must be a non-empty list of paths")
-    return [path_param(v, "paths") for v in values]
-
-
 def _text(text: str) -> str:
     return text if _utf8(text) else text.encode("utf-8", "surrogateescape").decode(
         "utf-8", "replace"
     )
 
 
-def entry(item: StatusEntry) -> dict[str, Any]:
-    out: dict[str, Any] = {**path_value(item.path), "kind": item.kind.value}
+def entry(item: StatusEntry) -> answers.StatusEntry:
+    path, path_hex = path_value(item.path)
+    out = answers.StatusEntry(path=path, path_hex=path_hex, kind=item.kind.value)
     if item.staged is not None:
-        out["staged"] = item.staged.value
+        out.staged = item.staged.value
     if item.unstaged is not None:
-        out["unstaged"] = item.unstaged.value
+        out.unstaged = item.unstaged.value
     if item.conflict:
-        out["conflict"] = item.conflict
+        out.conflict = item.conflict
     return out
 
 
-def status(value: Status, adapter: str) -> dict[str, Any]:
-    return {
-        "root": value.root,
-        "adapter": adapter,
-        "branch": value.branch,
-        "head": value.head,
-        "detached": value.detached,
-        "upstream": value.upstream,
-        "ahead": value.ahead,
-        "behind": value.behind,
-        "state": value.state.value,
-        "staged": [entry(e) for e in value.staged],
-        "unstaged": [entry(e) for e in value.unstaged],
-        "untracked": [entry(e) for e in value.untracked],
-        "conflicted": [entry(e) for e in value.conflicted],
-    }
+def status(value: Status, adapter: str) -> answers.GitStatus:
+    return answers.GitStatus(
+        root=value.root,
+        adapter=adapter,
+        branch=value.branch,
+        head=value.head,
+        detached=value.detached,
+        upstream=value.upstream,
+        ahead=value.ahead,
+        behind=value.behind,
+        state=value.state.value,
+        staged=[entry(e) for e in value.staged],
+        unstaged=[entry(e) for e in value.unstaged],
+        untracked=[entry(e) for e in value.untracked],
+        conflicted=[entry(e) for e in value.conflicted],
+    )
 
 
-def _line(line: DiffLine) -> list[Any]:
-    return [line.kind.value, _text(line.text), line.no_newline]
+def _line(line: DiffLine) -> answers.DiffLine:
+    return (line.kind.value, _text(line.text), line.no_newline)
 
 
-def file_diff(value: FileDiff) -> dict[str, Any]:
-    return {
-        **path_value(value.path),
-        "change": value.change.value,
-        "binary": value.binary,
-        "truncated": value.truncated,
-        "added": value.added,
-        "removed": value.removed,
-        "hunks": [
-            {"header": h.header, "lines": [_line(ln) for ln in h.lines]} for h in value.hunks
-        ],
-    }
+def file_diff(value: FileDiff) -> answers.FileDiff:
+    path, path_hex = path_value(value.path)
+    return answers.FileDiff(
+        path=path,
+        path_hex=path_hex,
+        change=value.change.value,
+        binary=value.binary,
+        truncated=value.truncated,
+        added=value.added,
+        removed=value.removed,
+        hunks=[answers.Hunk(header=h.header, lines=[_line(ln) for ln in h.lines])
+               for h in value.hunks],
+    )
 
 
-def log_entry(value: LogEntry, row: GraphRow | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "oid": value.oid,
-        "parents": list(value.parents),
-        "author": value.author.name,
-        "email": value.author.email,
-        "time": value.author.time,
-        "offset": value.author.offset,
-        "subject": value.subject,
-        "refs": list(value.refs),
-    }
+def log_entry(value: LogEntry, row: GraphRow | None = None) -> answers.LogEntry:
+    out = answers.LogEntry(
+        oid=value.oid,
+        parents=list(value.parents),
+        author=value.author.name,
+        email=value.author.email,
+        time=value.author.time,
+        offset=value.author.offset,
+        subject=value.subject,
+        refs=list(value.refs),
+    )
     if row is not None:
         commit_line, joint = glyphs(row)
-        out["graph"] = {"column": row.column, "line": commit_line, "joint": joint}
+        out.graph = answers.GraphCell(column=row.column, line=commit_line, joint=joint)
     return out
 
 
-def branch(value: Branch) -> dict[str, Any]:
-    return {"name": value.name, "oid": value.oid, "current": value.current,
-            "remote": value.remote, "upstream": value.upstream}
+def branch(value: Branch) -> answers.Branch:
+    return answers.Branch(name=value.name, oid=value.oid, current=value.current,
+                          remote=value.remote, upstream=value.upstream)
 
 
-def stash(value: StashEntry) -> dict[str, Any]:
-    return {"index": value.index, "oid": value.oid, "message": value.message}
+def stash(value: StashEntry) -> answers.Stash:
+    return answers.Stash(index=value.index, oid=value.oid, message=value.message)
 
 
-def worktree(value: Worktree) -> dict[str, Any]:
-    return {"path": value.path, "head": value.head, "branch": value.branch,
-            "bare": value.bare, "locked": value.locked, "prunable": value.prunable}
+def worktree(value: Worktree) -> answers.Worktree:
+    return answers.Worktree(path=value.path, head=value.head, branch=value.branch,
+                            bare=value.bare, locked=value.locked, prunable=value.prunable)

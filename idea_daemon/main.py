@@ -21,6 +21,7 @@ from typing import IO
 from adapters.ipc.peer import UnsafeRuntimePath, check_reusable
 from adapters.locations import Locations, RuntimeDirError, ensure_dirs, locate
 from adapters.private_log import PrivateRotatingFileHandler, open_private
+from idea_daemon import late_imports, preload
 
 log = logging.getLogger("idea_daemon")
 
@@ -65,6 +66,24 @@ def _setup_logging(locations: Locations, foreground: bool) -> None:
     root.setLevel(logging.DEBUG if os.environ.get("IDEA_DEBUG") else logging.INFO)
 
 
+# Signals a program in a cell must receive as any program in a terminal does. A daemon
+# started where they are ignored (a script's `idea new … &`, nohup) or blocked would pass
+# that on to every shell and agent it starts: Ctrl-C would do nothing in a cell, and bash
+# cannot undo a signal ignored on entry. tmux resets them in its children for the same
+# reason; Popen cannot (no preexec_fn in a threaded daemon), so the daemon resets its own
+# before any thread exists. The ones it handles itself (INT, TERM, HUP) need nothing:
+# their handlers on the loop replace an inherited SIG_IGN, and exec resets handlers.
+_TERMINAL_SIGNALS = (signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
+                     signal.SIGWINCH)
+
+
+def _default_signals() -> None:
+    for signum in _TERMINAL_SIGNALS:
+        if signal.getsignal(signum) == signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def _write_pid(locations: Locations) -> None:
     fd = os.open(locations.pid_file,
                  os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
@@ -84,12 +103,16 @@ async def _serve(locations: Locations) -> None:
 
         loop.set_debug(True)
         loop.slow_callback_duration = THRESHOLD
+    server.late_imports = late = late_imports.shared()
     server.service.restore(loop)
     await server.start()
+    server.preloading = preloading = preload.start(loop)
+    late.arm()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, server.request_stop, "the daemon received a signal")
     loop.add_signal_handler(signal.SIGHUP, lambda: None)
     await server.stopped.wait()
+    preloading.cancel()
     server.service.shutdown()
     log.info("daemon stopped")
 
@@ -112,6 +135,7 @@ def run(foreground: bool) -> int:
         return 1
     if not foreground:
         _daemonize(str(locations.log_file))
+    _default_signals()
     lock = _lock(locations)
     if lock is None:
         # Another daemon holds the lock: it serves the socket, nothing to do here.

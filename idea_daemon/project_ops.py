@@ -86,6 +86,8 @@ class ProjectOps:
     def open_project(self, path: str, window_id: str | None) -> ProjectRuntime:
         """Open a registered project, or an unregistered folder that has `.ideai/project.json`."""
         root = self._checked_root(path)
+        if root not in self.model.projects and (reason := _unreachable(root)) is not None:
+            raise CommandError(f"cannot open {root}: {reason}", "unavailable")
         if root in self.model.projects:
             runtime = self.model.projects[root]
             self.model.workspace = ws.activate(self.model.workspace, root)
@@ -325,6 +327,12 @@ class ProjectOps:
             for handler in self.hooks.open_handlers:
                 handler(runtime)
 
+    def kept_tabs(self, window_id: str) -> list[tuple[ws.KeptTab, str]]:
+        """The tabs of `window_id` kept for projects that cannot be opened now, in their
+        saved order, each with the project's name."""
+        kept = [tab for tab in self.model.unavailable.values() if tab.window_id == window_id]
+        return [(tab, self._name_of(tab.root)) for tab in sorted(kept, key=lambda t: t.position)]
+
     def kept_root(self, name: str) -> str | None:
         """The root of the one kept (unavailable) tab named so (by root or name), if any."""
         if name.startswith("/"):
@@ -363,6 +371,7 @@ class ProjectOps:
         # was running must stay recorded, so the next daemon can offer to resume it.
         self.model.stopping = True
         self.persistence.flush_saves()
+        self.persistence.layout_saver.close()
         for session in list(self.model.sessions.values()):
             session.close()
         self.model.sessions.clear()
@@ -377,4 +386,9 @@ def _unreachable(root: str) -> str | None:
         return f"{root} is not a folder"
     if not os.access(root, os.R_OK | os.X_OK):
         return f"{root} cannot be read"
+    ideai = os.path.join(root, ".ideai")
+    if os.path.lexists(ideai) and not os.path.isdir(ideai):
+        # Nothing of the project can be read or saved there; opening it with defaults would
+        # only fail at every save. Left as it is, for the user to look at.
+        return f"{ideai} is not a folder"
     return None

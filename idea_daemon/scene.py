@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from adapters.ipc.messages import BorderInfo, CellInfo, PageInfo, Scene, TabInfo, WindowInfo
 from core.layout import geometry as geo
 from core.layout.model import LayoutKind, iter_leaves
+from idea_daemon.orchestration.marks import cell_mark
 from idea_daemon.session import TerminalSession
 
 if TYPE_CHECKING:
@@ -48,6 +49,10 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
                     active=root == window.active,
                 )
             )
+    # Projects that cannot be opened now keep a tab, after the open ones (whose numbers
+    # `project_switch` uses), with the reason: a click on it retries (`project_open`).
+    for kept, name in service.project_ops.kept_tabs(window.id):
+        tabs.append(TabInfo(project="", name=name, root=kept.root, unavailable=kept.reason))
     runtime = service.projects.get(window.active) if window.active else None
     if runtime is None:
         return Scene(
@@ -94,6 +99,11 @@ def build_scene(service: WorkspaceService, window_id: str | None, prefix: str = 
             if session is None and leaf.agent is not None and service.hooks.agent_cell_message:
                 info.command, info.message = service.hooks.agent_cell_message(runtime, leaf)
                 info.kind = "agent"
+            agent_id = session.agent_id if session is not None else leaf.agent
+            if agent_id is not None and service.hooks.agent_badge is not None:
+                badge = service.hooks.agent_badge(runtime.root, agent_id)
+                if badge:
+                    info.command = f"{info.command} · {badge}" if info.command else badge
         cells.append(info)
     borders = [
         BorderInfo(
@@ -128,6 +138,7 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
         return
     info.title = session.title
     info.attention = bool(session.attention)
+    info.mark = cell_mark(session.attention)
     if session.error is not None:
         info.running = False
         info.message = session.error
@@ -141,6 +152,7 @@ def _describe(info: CellInfo, session: TerminalSession | None) -> None:
         info.command = session.foreground(FRONT_MAX_AGE) or session.pty.command_name()
     info.running = session.exit_code is None
     info.exit_code = session.exit_code
+    info.refresh = session.context_changed and info.running
 
 
 def visible_sessions(

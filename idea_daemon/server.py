@@ -20,6 +20,7 @@ from adapters.ipc.messages import (
     ClientSize,
     Detached,
     ErrorInfo,
+    FramesShown,
     Hello,
     KeyInput,
     MouseInput,
@@ -36,6 +37,7 @@ from core.errors import IdeaError
 from core.limits import bounded_env, clamp_window
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.frames import FrameSender
+from idea_daemon.late_imports import LateImports
 from idea_daemon.scene import visible_sessions
 from idea_daemon.session import TerminalSession
 from idea_daemon.watchdog import LoopWatchdog
@@ -56,8 +58,12 @@ class CommandEntry(Protocol):
     """One command of the table (`idea_daemon.command_table.Command`)."""
 
     @property
-    def params(self) -> type[Any] | None:
-        """The command's parameter Struct (None: its handler reads the raw map)."""
+    def params(self) -> type[Any]:
+        """The command's parameter Struct."""
+
+    @property
+    def answer(self) -> Any:
+        """The command's answer type (a Struct, a list of them, or None)."""
 
     def invoke(self, server: DaemonServer, client: ClientConnection,
                params: dict[str, Any]) -> Any:
@@ -79,6 +85,14 @@ class DaemonServer:
         self.git: Any = None
         self.worktrees: Any = None
         self.orchestration: Any = None
+        self.skills: Any = None
+        self.conversations: Any = None
+        self.knowledge: Any = None
+        """Project memory and context (idea_daemon.knowledge.Knowledge)."""
+        # Session limits (idea_daemon.session_limits), set by bootstrap.
+        self.session_limits: Any = None
+        self.limit_resumer: Any = None
+        self.limit_watcher: Any = None
         self.start_hooks: list[Callable[[], Awaitable[None]]] = []
         self.stop_hooks: list[Callable[[], Awaitable[None]]] = []
         """Services that start with the listener and stop with it (the MCP host...)."""
@@ -91,6 +105,11 @@ class DaemonServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopped = asyncio.Event()
         self.watchdog: LoopWatchdog | None = None
+        self.late_imports: LateImports | None = None
+        """Imports made on the loop after start (`idea_daemon.late_imports`; the real
+        daemon's main sets it)."""
+        self.preloading: asyncio.Future[None] | None = None
+        """The imports done in a worker at start (`idea_daemon.preload`), while running."""
         self._stop_task: asyncio.Task[None] | None = None
         self._poll_task: asyncio.Task[None] | None = None
         self._shown_commands: dict[str | None, tuple[str | None, ...]] = {}
@@ -305,10 +324,18 @@ class DaemonServer:
                 self._dispatch(client, message)
                 with contextlib.suppress(ConnectionError):
                     await client.writer.drain()
+            elif isinstance(message, FramesShown):
+                self.frames.shown(client, message.count)
             elif isinstance(message, ClientSize):
-                client.width, client.height = clamp_window(message.width, message.height)
-                client.last_active = time.monotonic()
-                self.claim_size(client)
+                size = clamp_window(message.width, message.height)
+                # Only a real change of the client's terminal is activity: a client
+                # repeating the size it already has (its first layout, the end of its
+                # first-run check) must not take the window back from the client that
+                # attached or typed after it.
+                if size != (client.width, client.height):
+                    client.width, client.height = size
+                    client.last_active = time.monotonic()
+                    self.claim_size(client)
             else:
                 self._input(client, message)
             if client.closed:
@@ -326,6 +353,8 @@ class DaemonServer:
             raise framing.FrameError("hello sent twice")
         previous = client.last_active
         client.last_active = time.monotonic()
+        if not isinstance(message, MouseInput):
+            client.typed_at, client.echo_frame = client.last_active, None
         if client.attached and self._is_latest(client, previous):
             self.claim_size(client)
         session = self._session_for_cell(message.cell)

@@ -31,12 +31,17 @@ log = logging.getLogger(__name__)
 
 READ_CHUNK = 8 * 1024
 # Bytes parsed per readable event before yielding to the loop, so that a flooding cell
-# cannot starve the others; the rest is read on the next turn.
-READ_BUDGET = 16 * 1024
-# Nor longer than this (seconds): some output is slow to parse (a program retitling
-# itself in a loop: 8 KiB of titles is ~5 ms of Python), and the loop's turns must stay
-# short for every other cell and client (the watchdog's 50 ms).
+# cannot starve the others; the rest is read on the next turn. libghostty-vt parses 64 KiB
+# in about a millisecond, and every turn costs a look at the screen's changed rows, so a
+# turn takes that much when it can.
+READ_BUDGET = 64 * 1024
+# Nor longer than this (seconds): some output is slow to parse (pyte: ~5 ms per 8 KiB; a
+# program retitling itself in a loop), and the loop's turns must stay short for every
+# other cell and client (the watchdog's 50 ms).
 READ_TIME_BUDGET = 0.006
+# `capture --wait` patterns are matched against the screen at most this often (seconds),
+# and once more after the last change: a flood must not cost a screen's text per read.
+WAITER_INTERVAL = 0.01
 # Beyond this many unsent input bytes (a huge paste into a stuck program) input is refused.
 MAX_PENDING_INPUT = 16 * 1024 * 1024
 # Output after this many quiet seconds counts as new activity (monitor-activity).
@@ -80,6 +85,11 @@ class TerminalSession:
     _rendered_gen: list[int] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     _version: int = 0
+    # The screen as text, row by row, kept with the generation it was read at: the state
+    # detector and the delivery check read the screen every few tens of milliseconds per
+    # agent, and most rows did not change since the last look.
+    _text: list[str] = field(default_factory=list)
+    _text_gen: list[int] = field(default_factory=list)
     title: str = ""
     agent_id: str | None = None
     """The agent this session runs, or None for a shell."""
@@ -89,6 +99,9 @@ class TerminalSession:
     work_branch: str | None = None
     """The branch of an agent's own worktree, when it runs in one (shown in its title)."""
     project_root: str | None = None
+    context_changed: bool = False
+    """The agent's shared knowledge moved since its context was composed: its cell offers
+    "refresh context" (idea_daemon/orchestration/refresh.py)."""
     attention: str = ""
     """Why the cell wants the user: "bell", "notify: …", "activity", "silence" (or "")."""
     last_output: float = 0.0
@@ -104,6 +117,9 @@ class TerminalSession:
     _writer_armed: bool = False
     _reader_armed: bool = False
     _waiters: list[_Waiter] = field(default_factory=list)
+    _waiter_check: asyncio.TimerHandle | None = None
+    _waiters_checked: float = 0.0
+    _output_waiters: list[asyncio.Future[None]] = field(default_factory=list)
     _loop: asyncio.AbstractEventLoop | None = None
     monotonic: Callable[[], float] = time.monotonic
     """The clock of activity and silence (a fake one in unit tests)."""
@@ -159,10 +175,14 @@ class TerminalSession:
         else:
             pty.close()
         self.pty = None
+        if self._waiter_check is not None:
+            self._waiter_check.cancel()
+            self._waiter_check = None
         for waiter in self._waiters:
             if not waiter.future.done():
                 waiter.future.set_exception(ConnectionError("the cell was closed"))
         self._waiters.clear()
+        self._wake_output_waiters()
 
     @staticmethod
     def _reap_hard(pty: Pty) -> None:
@@ -230,8 +250,30 @@ class TerminalSession:
             self.on_event(self, event)
         if self._waiters and dirty:
             # Only a changed screen can newly match (a title flood changes no row).
-            self._check_waiters()
+            self._schedule_waiter_check(now)
+        self._wake_output_waiters()
         self.on_change(self)
+
+    def next_output(self) -> asyncio.Future[None]:
+        """A future resolved by the program's next output (or its exit): what the delivery
+        of a task waits on instead of reading the screen every few milliseconds."""
+        loop = self._loop or asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        if self.pty is None or self.exit_code is not None:
+            waiter.set_result(None)
+        else:
+            self._output_waiters.append(waiter)
+        return waiter
+
+    def forget_output_waiter(self, waiter: asyncio.Future[None]) -> None:
+        if waiter in self._output_waiters:
+            self._output_waiters.remove(waiter)
+
+    def _wake_output_waiters(self) -> None:
+        waiters, self._output_waiters = self._output_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
     def _note_activity(self, now: float) -> None:
         if (
@@ -266,6 +308,7 @@ class TerminalSession:
         pty.close()
         self.exit_code = code
         log.info("session %s exited with %s", self.id, code)
+        self._wake_output_waiters()
         self.on_exit(self)
 
     # --- input ------------------------------------------------------------------------
@@ -353,8 +396,24 @@ class TerminalSession:
             start = max(0, size - history)
             rows = emulator.render_history(start, size - start)
             lines.extend(row_text(row).rstrip() for row in rows)
-        lines.extend(row_text(emulator.render_row(y)).rstrip() for y in range(emulator.rows))
+        lines.extend(self._screen_rows())
         return lines
+
+    def _screen_rows(self) -> list[str]:
+        emulator = self.emulator
+        count = emulator.rows
+        gens = self.generations
+        if len(self._text) != count or len(gens) != count:
+            self._text = [""] * count
+            self._text_gen = [-1] * count
+        text, text_gen = self._text, self._text_gen
+        fresh = len(gens) == count
+        for y in range(count):
+            gen = gens[y] if fresh else -1
+            if gen < 0 or gen != text_gen[y]:
+                text[y] = row_text(emulator.render_row(y)).rstrip()
+                text_gen[y] = gen
+        return list(text)
 
     def wait_for(self, pattern: re.Pattern[str]) -> asyncio.Future[str]:
         """A future resolved with the screen text once `pattern` matches it."""
@@ -380,7 +439,20 @@ class TerminalSession:
         """How many `wait_for` futures still watch this cell."""
         return len(self._waiters)
 
+    def _schedule_waiter_check(self, now: float) -> None:
+        if self._waiter_check is not None:
+            return  # a check is due already: it will see this change too
+        wait = self._waiters_checked + WAITER_INTERVAL - now
+        if wait <= 0 or self._loop is None:
+            self._check_waiters()
+        else:
+            self._waiter_check = self._loop.call_later(wait, self._check_waiters)
+
     def _check_waiters(self) -> None:
+        self._waiter_check = None
+        self._waiters_checked = self.monotonic()
+        if not self._waiters:
+            return
         text = "\n".join(self.screen_text())
         remaining = []
         for waiter in self._waiters:

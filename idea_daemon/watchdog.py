@@ -26,12 +26,14 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from types import FrameType
 
 log = logging.getLogger(__name__)
 
 THRESHOLD = 0.05
 INTERVAL = 0.02
 STACK_FRAMES = 6
+KEPT_SLOW = 20
 
 
 @dataclass
@@ -48,6 +50,26 @@ class LoopStats:
     """What was running then (the sampled stack, innermost last)."""
     recent: list[float] = field(default_factory=list)
     """The delays of the last turns (at most 1000), for percentiles."""
+    slow_turns: list[tuple[float, str]] = field(default_factory=list)
+    """The last slow turns (at most `KEPT_SLOW`): delay and what ran."""
+
+
+def describe_stack(frame: FrameType) -> str:
+    """The innermost frames of a stack; for a first-time import (whose frames are all
+    importlib's), the module being imported and the code that asked for it instead."""
+    importing = ""
+    outer: FrameType | None = frame
+    while outer is not None:  # innermost to outermost: the last match is the first import
+        if (outer.f_code.co_name == "_find_and_load"
+                and outer.f_code.co_filename.startswith("<frozen importlib")):
+            importing = str(outer.f_locals.get("name", "?"))
+        outer = outer.f_back
+    stack = traceback.extract_stack(frame)
+    if importing:
+        caller = [entry for entry in stack if not entry.filename.startswith("<frozen")]
+        head = f"importing {importing} (first time), asked by:\n"
+        return head + "".join(traceback.format_list(caller[-STACK_FRAMES:])).rstrip()
+    return "".join(traceback.format_list(stack[-STACK_FRAMES:])).rstrip()
 
 
 class LoopWatchdog:
@@ -97,6 +119,8 @@ class LoopWatchdog:
                 # itself was free. Worth knowing, not a blocking callback.
                 what = "nothing: the loop was idle (the machine did not run the daemon)"
             stats.slow += 1
+            stats.slow_turns.append((late, what))
+            del stats.slow_turns[:-KEPT_SLOW]
             if late > stats.worst:
                 stats.worst, stats.worst_what = late, what
             log.warning("the loop was held for %.0f ms; running then:\n%s", late * 1000, what)
@@ -113,5 +137,4 @@ class LoopWatchdog:
             if overdue > self.threshold and self._sampled is None:
                 frame = sys._current_frames().get(self._loop_thread)
                 if frame is not None:
-                    stack = traceback.format_stack(frame)[-STACK_FRAMES:]
-                    self._sampled = "".join(stack).rstrip()
+                    self._sampled = describe_stack(frame)

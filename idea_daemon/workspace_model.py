@@ -48,3 +48,6 @@ class WorkspaceHooks:
     rang, went quiet, or ended): the git service refreshes."""
     agent_cell_message: Callable[[ProjectRuntime, Leaf], tuple[str, str]] | None = None
     """Describes a cell waiting for its agent (set by the agent service)."""
+    agent_badge: Callable[[str, str], str | None] | None = None
+    """(project root, agent id) → what the agent's cell border adds, e.g.
+    "rate_limited (until 17:00)" (set by the session-limit service)."""

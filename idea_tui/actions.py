@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.screen import Screen
 
-from idea_tui.control import CommandFailed, DaemonError
+from idea_tui.control import CommandFailed, DaemonError, decoded, decoded_list
+from idea_tui.delegation_actions import DelegationActions
 from idea_tui.keymap import ACTIONS_BY_NAME
-from idea_tui.ports import Answer, AppHost, open_or_new
+from idea_tui.ports import Answer, AppHost
 from idea_tui.view_actions import ViewActions
+
+T = TypeVar("T")
 
 
 class ActionRunner:
     def __init__(self, app: AppHost) -> None:
         self.app = app
         self.view_actions = ViewActions(app, self)
+        self.delegations = DelegationActions(self)
 
     # ─── plumbing ────────────────────────────────────────────────────────────────────
 
@@ -42,6 +46,30 @@ class ActionRunner:
         except DaemonError as exc:
             self.report(str(exc), "error")
         return None
+
+    async def call_as(self, answer: type[T], method: str, /, **params: Any) -> T | None:
+        """`call` for a command whose answer is the Struct `answer`; None on failure
+        (reported)."""
+        result = await self.call(method, **params)
+        if result is None:
+            return None
+        try:
+            return decoded(answer, method, result)
+        except CommandFailed as exc:
+            self.report(str(exc), "error")
+            return None
+
+    async def call_list(self, answer: type[T], method: str, /, **params: Any) -> list[T]:
+        """`call` for a command whose answer is a list of the Struct `answer`; empty on
+        failure (reported)."""
+        result = await self.call(method, **params)
+        if result is None:
+            return []
+        try:
+            return decoded_list(answer, method, result)
+        except CommandFailed as exc:
+            self.report(str(exc), "error")
+            return []
 
     async def attempt(self, method: str, **params: Any) -> Answer:
         """Like `call`, but a failure is returned, not reported, for the caller to word.
@@ -265,24 +293,31 @@ class ActionRunner:
 
     async def open_here(self, path: str) -> None:
         """Open the folder as a project, creating it first when it is not one yet."""
-        probe = await self.call("project_probe", path=path)
+        from adapters.ipc.answers_workspace import ProjectProbe
+
+        probe = await self.call_as(ProjectProbe, "project_probe", path=path)
         if probe is not None:
-            await self.call(open_or_new(probe), path=path)
+            await self.call(probe.command(), path=path)
 
     async def offer_resume(self) -> None:
-        """After a restart: offer to resume the agents that were running (SWP-3)."""
-        resumable = await self.call("agent_resumable", all=True) or []
+        """After a restart: ask about resumes missed at a usage limit (issue 10), then
+        offer to resume the agents that were running (SWP-3)."""
+        from adapters.ipc.answers_agents import AgentDescription, ResumableAgent
+        from idea_tui.screens.limit_flows import ask_missed_resumes
+
+        await ask_missed_resumes(self)
+        resumable = await self.call_list(ResumableAgent, "agent_resumable", all=True)
         if not resumable:
             return
         lines = [
-            f"  {entry['project']}: {entry['agent']}"
-            + ("" if entry["resumeSupported"] else " (fresh start: its CLI cannot resume)")
+            f"  {entry.project}: {entry.agent}"
+            + ("" if entry.resume_supported else " (fresh start: its CLI cannot resume)")
             for entry in resumable
         ]
         question = "These agents were running before idea stopped:\n" + "\n".join(lines)
         question += "\n\nResume them now?"
         if await self.ask(_confirm_screen(question)):
-            resumed = await self.call("agent_resume", all=True) or []
+            resumed = await self.call_list(AgentDescription, "agent_resume", all=True)
             self.app.status.show(f"resumed {len(resumed)} agent(s)")
         else:
             self.app.status.show("not resumed: `idea agent resume` or Enter in their cells")
@@ -291,13 +326,15 @@ class ActionRunner:
         await self.call("project_close")
 
     async def do_move_to_window(self, name: str) -> None:
-        windows = await self.call("window_list") or []
+        from adapters.ipc.answers_workspace import WindowDescription
+
+        windows = await self.call_list(WindowDescription, "window_list")
         scene = self.app.view.scene
         project = next((tab.root for tab in scene.tabs if tab.active), None) if scene else None
         if project is None:
             self.app.status.show("no project to move", "error")
             return
-        if any(window["name"] == name for window in windows):
+        if any(window.name == name for window in windows):
             await self.call("project_move", project=project, window=name)
         else:
             await self.call("window_new", name=name, project=project)
@@ -325,12 +362,19 @@ class ActionRunner:
         failure: a daemon without agents simply has no wizard.
         """
         answer = await self.attempt("profile_list")
-        info = answer.result
-        if not answer.ok or not isinstance(info, dict) or info.get("configured", True):
+        if not answer.ok:
+            return None
+        try:
+            from adapters.ipc.answers_agents import ProfileList
+
+            info = decoded(ProfileList, "profile_list", answer.result)
+        except CommandFailed:
+            return None
+        if info.configured:
             return None
         from idea_tui.screens.profiles import ProfilesScreen
 
-        return ProfilesScreen(self, info.get("profiles", []), first_run=True)
+        return ProfilesScreen(self, info.profiles, first_run=True)
 
     async def do_git(self) -> None:
         from idea_tui.screens.git_panel import GitScreen
@@ -340,15 +384,54 @@ class ActionRunner:
     async def do_git_graph(self) -> None:
         await self.call("layout_new", kind="gitGraph")
 
+    async def do_work(self) -> None:
+        from idea_tui.screens.work import WorkScreen
+
+        self.app.push_screen(WorkScreen(self))
+
+    # ─── delegations (issue 8): `idea_tui/delegation_actions.py` ──────────────────────────
+
+    async def do_delegations(self) -> None:
+        await self.delegations.show_view()
+
+    async def do_enqueue_line(self, text: str) -> None:
+        await self.delegations.enqueue_line(text)
+
+    async def do_interrupt_agent(self) -> None:
+        await self.delegations.interrupt_agent()
+
+    async def do_refresh_context(self) -> None:
+        result = await self.call("agent_refresh", target=self.focused_target() or "")
+        if result is not None:
+            if result.get("ticket"):
+                self.report(f"{result['agent']}: refreshed {', '.join(result['sections'])}")
+            else:
+                self.report(f"{result['agent']}: its context is up to date")
+
     async def do_agents(self) -> None:
         from idea_tui.screens.agents import AgentsScreen
 
         self.app.push_screen(AgentsScreen(self))
 
+    async def do_memory(self) -> None:
+        from idea_tui.screens.memory import MemoryScreen
+
+        self.app.push_screen(MemoryScreen(self))
+
+    async def do_project_context(self) -> None:
+        from idea_tui.screens.context import ContextScreen
+
+        self.app.push_screen(ContextScreen(self))
+
     async def do_templates(self) -> None:
         from idea_tui.screens.templates import TemplatesScreen
 
         self.app.push_screen(TemplatesScreen(self))
+
+    async def do_skills(self) -> None:
+        from idea_tui.screens.skills import SkillsScreen
+
+        self.app.push_screen(SkillsScreen(self))
 
     async def do_profiles(self) -> None:
         from idea_tui.screens.profiles import ProfilesScreen
@@ -359,6 +442,46 @@ class ActionRunner:
         from idea_tui.screens import flows
 
         await flows.new_agent(self)
+
+    # ─── usage limits (issue 10): the palette's versions of the panel's m/N/X/o/f ────
+
+    async def do_limit_resume_at(self, text: str) -> None:
+        name, _, at = text.strip().partition(" ")
+        if not name or not at.strip():
+            self.app.status.show("give the agent and the time: dev 17:05", "error")
+            return
+        result = await self.call("set_resume_at", agent=name, at=at.strip())
+        if result is not None:
+            limit = result.get("limit") or {}
+            self.app.status.show(f"{result['agent']}: {limit.get('text', 'armed')}, resumes in "
+                                 f"{limit.get('countdown', 'a moment')}")
+
+    async def do_limit_resume_now(self, name: str) -> None:
+        if await self.call("resume_now", agent=name.strip()) is not None:
+            self.app.status.show(f"{name.strip()} resumed")
+
+    async def do_limit_cancel(self, name: str) -> None:
+        result = await self.call("cancel_resume", agent=name.strip())
+        if result is not None:
+            self.app.status.show(f"{result['agent']}: resume cancelled, still limited"
+                                 if result["cancelled"] else
+                                 f"{result['agent']}: no resume was armed")
+
+    async def do_limit_not_limited(self, name: str) -> None:
+        result = await self.call("not_limited", agent=name.strip())
+        if result is not None:
+            self.app.status.show(f"{result['agent']}: not a limit, its task goes on"
+                                 if result.get("was") == "suspected" else
+                                 f"{result['agent']}: no longer limited, its queue moves")
+
+    async def do_limit_continue_on(self, text: str) -> None:
+        name, _, profile = text.strip().partition(" ")
+        if not name or not profile.strip():
+            self.app.status.show("give the agent and the profile: dev codex", "error")
+            return
+        result = await self.call("limit_swap", agent=name, profile=profile.strip())
+        if result is not None:
+            self.app.status.show(f"{result['agent']} continues on {result['profile']}")
 
     async def do_install_team_pack(self) -> None:
         from idea_tui.screens import flows

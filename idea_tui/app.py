@@ -53,9 +53,14 @@ class IdeaApp(App[str], inherit_bindings=False):
     TITLE = "idea"
 
     def __init__(self, connect: Connector, *, prefix: str = DEFAULT_PREFIX,
-                 after_first_frame: Callable[[], None] | None = None) -> None:
+                 after_first_frame: Callable[[], None] | None = None,
+                 wizard_due: bool | None = None) -> None:
         super().__init__()
         self._connect = connect
+        # False when the attach already asked (and painted the first frame early): the
+        # messages read so far are then shown before the app's own first paint, which
+        # thus draws the same frame again, never an empty "connecting" one in between.
+        self._wizard_due = wizard_due
         self._after_first_frame = after_first_frame
         self.gateway: GatewayPort | None = None
         self.prefix = prefix
@@ -84,6 +89,10 @@ class IdeaApp(App[str], inherit_bindings=False):
         self._held: list[tuple[str, str | None] | str] = []
         self._hold_expired = False
         self._releasing = False
+        # Frames applied, and whether the daemon is to hear of them after the next repaint
+        # (it keeps busy cells' frames back while the client is still drawing).
+        self._frames_got = 0
+        self._shown_due = False
 
     def compose(self) -> ComposeResult:
         yield TabBar()
@@ -120,12 +129,15 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.gateway = gateway
         setter = getattr(gateway, "on_message", None)
         if setter is not None:
-            self._first_run_pending = True
+            self._first_run_pending = self._wizard_due is not False
             gateway.on_message = self.handle_message  # type: ignore[attr-defined]
             gateway.on_closed = self._on_gateway_closed  # type: ignore[attr-defined]
             gateway.start()  # type: ignore[attr-defined]
             self._live_gateway = True
-            self._in_worker(self._first_run_check())
+            if self._first_run_pending:
+                self._in_worker(self._first_run_check())
+            elif self._after_first_frame is not None:
+                self.call_after_refresh(self._after_first_frame)
 
     async def _first_run_check(self) -> None:
         """Ask whether the first-run wizard is due, then show the first frame: with the
@@ -170,6 +182,10 @@ class IdeaApp(App[str], inherit_bindings=False):
     def _handle_message(self, message: DaemonMessage) -> None:
         if isinstance(message, CellFrame):
             self.view.apply_frame(message)
+            self._frames_got += 1
+            if not self._shown_due:
+                self._shown_due = True
+                self.call_after_refresh(self._say_frames_shown)
         elif isinstance(message, Scene):
             if not self._offered_resume and message.tabs:
                 self._offered_resume = True
@@ -198,6 +214,15 @@ class IdeaApp(App[str], inherit_bindings=False):
             self.detach_reason = message.reason
             self.detach_error = message.error
             self.exit(message.reason)
+
+    def _say_frames_shown(self) -> None:
+        if self.view.painting:
+            # Rows of those frames are still to be drawn: say so once they are.
+            self.call_after_refresh(self._say_frames_shown)
+            return
+        self._shown_due = False
+        if self.gateway is not None:
+            self.gateway.frames_shown(self._frames_got)
 
     def _on_gateway_closed(self, reason: str) -> None:
         # After a Detached the daemon closes the socket: that close is expected and must
@@ -259,6 +284,7 @@ class IdeaApp(App[str], inherit_bindings=False):
             # A key copy mode does not use leaves it and goes to the program.
             self.runner.view_actions.exit_copy_mode(cell.id)
         self.gateway.key(cell.id, key, character)
+        self.view.await_echo()
 
     def _in_worker(self, work: Coroutine[Any, Any, None]) -> None:
         # Actions may open a modal screen and wait for its answer: they run as workers so
@@ -325,6 +351,7 @@ class IdeaApp(App[str], inherit_bindings=False):
         cell = self.view.focused_cell
         if cell is not None and self.gateway is not None:
             self.gateway.paste(cell.id, text)
+            self.view.await_echo()
 
     # ─── mouse ───────────────────────────────────────────────────────────────────────
 
@@ -339,3 +366,7 @@ class IdeaApp(App[str], inherit_bindings=False):
 
     async def on_tab_bar_tab_clicked(self, message: TabBar.TabClicked) -> None:
         await self.runner.call("project_switch", which=str(message.index))
+
+    async def on_tab_bar_tab_retry(self, message: TabBar.TabRetry) -> None:
+        # An unavailable project's tab: open it again (the status line says why it failed).
+        await self.runner.call("project_open", path=message.root)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adapters.locations import locate
 from core.version import VERSION
 from idea_tui.cli_common import (
     Runner,
     absolute,
-    call,
+    call_as,
+    call_list,
     force_option,
     json_option,
     print_json,
@@ -31,54 +32,54 @@ from idea_tui.control import (
     wait_daemon_gone,
 )
 
+if TYPE_CHECKING:
+    from adapters.ipc.answers_workspace import Overview, ProjectDescription
 
-def _print_ls(result: dict[str, Any]) -> None:
+
+def _print_ls(result: Overview) -> None:
     from idea_tui.cli_cells import cell_state
 
-    if not result["windows"]:
+    if not result.windows:
         print("no windows (create a project with `idea new PATH`)")
-    for window in result["windows"]:
-        clients = window["clients"]
-        print(f"window {window['name']}" + (f" ({clients} attached)" if clients else ""))
-        for project in window["projects"]:
-            mark = "*" if project["active"] else " "
-            print(f" {mark} project {project['name']}  {project['root']}")
-            for problem in project.get("problems", []):
+    for window in result.windows:
+        clients = window.clients
+        print(f"window {window.name}" + (f" ({clients} attached)" if clients else ""))
+        for project in window.projects:
+            mark = "*" if project.active else " "
+            print(f" {mark} project {project.name}  {project.root}")
+            for problem in project.problems:
                 print(f"     ! {problem}")
-            for tree in project.get("worktrees", []):
-                if "problem" in tree:
-                    print(f"     ! worktrees: {tree['problem']}")
+            for tree in project.worktrees:
+                if tree.problem:
+                    print(f"     ! worktrees: {tree.problem}")
                     continue
-                gone = "  [missing: removed or moved]" if tree["missing"] else ""
-                print(f"     worktree {tree['branch']}  {tree['path']}{gone}")
-            for page in project["pages"]:
-                pmark = "*" if page["active"] else " "
-                print(f"   {pmark} page {page['name']} ({page['kind']})")
-                for cell in page["cells"]:
-                    what = cell.get("foreground") or cell.get("command") or ""
+                gone = "  [missing: removed or moved]" if tree.missing else ""
+                print(f"     worktree {tree.branch or None}  {tree.path or None}{gone}")
+            for page in project.pages:
+                pmark = "*" if page.active else " "
+                print(f"   {pmark} page {page.name} ({page.kind})")
+                for cell in page.cells:
+                    what = cell.foreground or cell.command or ""
                     state = cell_state(cell)
-                    fmark = "*" if cell.get("focused") else " "
-                    flag = f"  [{cell['attention']}]" if cell.get("attention") else ""
-                    print(f"     {fmark} {cell['index']}: {cell['id'][:8]} {state} {what}{flag}")
-    for problem in result.get("problems", []):
+                    fmark = "*" if cell.focused else " "
+                    flag = f"  [{cell.attention}]" if cell.attention else ""
+                    print(f"     {fmark} {cell.index}: {cell.id[:8]} {state} {what}{flag}")
+        for kept in window.unavailable:
+            print(f"   ! project {kept.name}  {kept.root}  [unavailable: {kept.reason}; "
+                  f"`idea open {kept.root}` retries]")
+    for problem in result.problems:
         print(f"! {problem}")
-    if result.get("emulator"):
-        print(f"emulator: {result['emulator']}")
+    if result.emulator:
+        print(f"emulator: {result.emulator}")
 
 
 # ─── subcommands ───────────────────────────────────────────────────────────────────────
 
 
 def cmd_attach(args: argparse.Namespace) -> int:
-    if os.environ.get("IDEA_CELL") and not args.force:
-        print(
-            "idea: refusing to attach inside an idea cell (this would nest the screen in "
-            "itself); use -f to force",
-            file=sys.stderr,
-        )
-        return 1
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("idea: attaching needs a terminal (stdin and stdout must be a TTY)", file=sys.stderr)
+    from idea_tui.attach import refuse_attach
+
+    if refuse_attach(args.force):
         return 1
     window = args.window
     if args.path is not None:
@@ -93,7 +94,9 @@ def cmd_attach(args: argparse.Namespace) -> int:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    result = call(args, "ls")
+    from adapters.ipc.answers_workspace import Overview
+
+    result = call_as(args, Overview, "ls")
     if args.json:
         print_json(result)
     else:
@@ -102,8 +105,10 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def cmd_kill_server(args: argparse.Namespace) -> int:
+    from adapters.ipc import commands as rpc
+
     try:
-        call(args, "kill_server", force=args.force or None)
+        call_as(args, rpc.StoppingAnswer, "kill_server", force=args.force or None)
     except NoDaemon:
         print("no idea daemon is running")
         return 0
@@ -114,125 +119,150 @@ def cmd_kill_server(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show_project(args: argparse.Namespace, result: dict[str, Any], verb: str) -> int:
+def _show_project(args: argparse.Namespace, result: ProjectDescription, verb: str) -> int:
     if args.json:
         print_json(result)
     else:
-        print(f"{verb} {result['name']} at {result['root']} (window {result['window']})")
-        for problem in result.get("problems", []):
+        print(f"{verb} {result.name} at {result.root} (window {result.window})")
+        for problem in result.problems or []:
             print(f"! {problem}", file=sys.stderr)
     return 0
 
 
 def cmd_project_new(args: argparse.Namespace) -> int:
-    result = call(
-        args,
-        "project_new",
-        start=True,
-        path=absolute(args.path),
-        name=args.name,
-        window=args.window,
-    )
+    from adapters.ipc.answers_workspace import ProjectDescription
+
+    result = call_as(args, ProjectDescription, "project_new", start=True,
+                     path=absolute(args.path), name=args.name, window=args.window)
     return _show_project(args, result, "created project")
 
 
 def cmd_project_open(args: argparse.Namespace) -> int:
-    result = call(args, "project_open", start=True, path=absolute(args.path), window=args.window)
+    from adapters.ipc.answers_workspace import ProjectDescription
+
+    result = call_as(args, ProjectDescription, "project_open", start=True,
+                     path=absolute(args.path), window=args.window)
     return _show_project(args, result, "opened project")
 
 
 def cmd_project_close(args: argparse.Namespace) -> int:
-    result = call(args, "project_close", project=args.project, force=args.force or None)
+    from adapters.ipc.answers_workspace import ProjectClosed
+
+    result = call_as(args, ProjectClosed, "project_close", project=args.project,
+                     force=args.force or None)
     if args.json:
         print_json(result)
     return 0
 
 
 def cmd_project_list(args: argparse.Namespace) -> int:
-    result = call(args, "project_list", start=True)
+    from adapters.ipc.answers_workspace import ProjectDescription
+
+    result = call_list(args, ProjectDescription, "project_list", start=True)
     if args.json:
         print_json(result)
         return 0
     if not result:
         print("no projects yet: create one with `idea new PATH`")
     for project in result:
-        state = f"open in window {project['window']}" if project.get("open") else "closed"
-        print(f"{project['name']:<20} {project['root']}  ({state})")
+        state = f"open in window {project.window}" if project.open else "closed"
+        print(f"{project.name:<20} {project.root}  ({state})")
     return 0
 
 
 def cmd_project_move(args: argparse.Namespace) -> int:
-    result = call(args, "project_move", project=args.project, window=args.window)
-    return simple(args, result, f"moved {result['project']} to window {result['window']}")
+    from adapters.ipc.answers_workspace import ProjectMoved
+
+    result = call_as(args, ProjectMoved, "project_move", project=args.project,
+                     window=args.window)
+    return simple(args, result, f"moved {result.project} to window {result.window}")
 
 
 def cmd_project_switch(args: argparse.Namespace) -> int:
-    result = call(args, "project_switch", which=args.which)
+    from adapters.ipc.answers_workspace import ProjectDescription
+
+    result = call_as(args, ProjectDescription, "project_switch", which=args.which)
     return simple(args, result, None)
 
 
 def cmd_window_new(args: argparse.Namespace) -> int:
-    result = call(args, "window_new", start=True, name=args.name, project=args.project)
-    return simple(args, result, f"window {result['name']} created")
+    from adapters.ipc.answers_workspace import WindowNamed
+
+    result = call_as(args, WindowNamed, "window_new", start=True, name=args.name,
+                     project=args.project)
+    return simple(args, result, f"window {result.name} created")
 
 
 def cmd_window_list(args: argparse.Namespace) -> int:
-    result = call(args, "window_list")
+    from adapters.ipc.answers_workspace import WindowDescription
+
+    result = call_list(args, WindowDescription, "window_list")
     if args.json:
         print_json(result)
         return 0
     for window in result:
-        projects = ", ".join(window["projects"]) or "(empty)"
+        projects = ", ".join(window.projects) or "(empty)"
         print(
-            f"{window['name']:<16} {window['width']}x{window['height']}  "
-            f"{window['clients']} attached  {projects}"
+            f"{window.name:<16} {window.width}x{window.height}  "
+            f"{window.clients} attached  {projects}"
         )
     return 0
 
 
 def cmd_window_rename(args: argparse.Namespace) -> int:
-    result = call(args, "window_rename", window=args.window, name=args.name)
-    return simple(args, result, f"window renamed to {result['name']}")
+    from adapters.ipc.answers_workspace import WindowNamed
+
+    result = call_as(args, WindowNamed, "window_rename", window=args.window, name=args.name)
+    return simple(args, result, f"window renamed to {result.name}")
 
 
 def cmd_layout(args: argparse.Namespace) -> int:
+    from adapters.ipc.answers_workspace import PageClosed, PageDescription, PageNamed
+
     action = args.layout_action or "list"
     args.project = args.project or args.group_project
     args.json = args.json or args.group_json
+    result: object
     if action == "list":
-        result = call(args, "layout_list", project=args.project)
+        pages = call_list(args, PageDescription, "layout_list", project=args.project)
         if not args.json:
-            for page in result:
-                mark = "*" if page["active"] else " "
-                print(f"{mark} {page['name']:<20} {page['kind']:<9} {page['cells']} cells")
+            for page in pages:
+                mark = "*" if page.active else " "
+                print(f"{mark} {page.name:<20} {page.kind:<9} {page.cells} cells")
             return 0
+        result = pages
     elif action == "new":
-        result = call(args, "layout_new", project=args.project, name=args.name,
-                      kind=getattr(args, "kind", None))
+        result = call_as(args, PageNamed, "layout_new", project=args.project, name=args.name,
+                         kind=getattr(args, "kind", None))
     elif action == "switch":
-        result = call(args, "layout_switch", project=args.project, page=args.page)
+        result = call_as(args, PageNamed, "layout_switch", project=args.project,
+                         page=args.page)
     elif action == "rename":
-        result = call(args, "layout_rename", project=args.project, page=args.page, name=args.name)
+        result = call_as(args, PageNamed, "layout_rename", project=args.project,
+                         page=args.page, name=args.name)
     elif action == "close":
-        result = call(
-            args, "layout_close", project=args.project, page=args.page, force=args.force or None
-        )
+        result = call_as(args, PageClosed, "layout_close", project=args.project,
+                         page=args.page, force=args.force or None)
     else:
         raise CommandFailed("usage", f"unknown layout action {action!r}")
     return simple(args, result, None)
 
 
 def cmd_detach(args: argparse.Namespace) -> int:
-    result = call(args, "detach", window=args.window)
-    return simple(args, result, f"detached {result['detached']} client(s)")
+    from adapters.ipc import commands as rpc
+
+    result = call_as(args, rpc.DetachedAnswer, "detach", window=args.window)
+    return simple(args, result, f"detached {result.detached} client(s)")
 
 
 def version_text() -> str:
     """`idea VERSION` and the emulator backend: the running daemon's (it chose it when it
     started), else the setting a daemon started now would choose with."""
     try:
+        from adapters.ipc.commands import VersionAnswer
+
         with ControlClient.connect(locate(), start=False) as client:
-            emulator = client.call("version").get("emulator")
+            emulator = client.call_as(VersionAnswer, "version").emulator
     except (NoDaemon, CommandFailed, OSError):
         emulator = None
     if emulator is None:
@@ -440,9 +470,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_agents(sub)
 
+    from idea_tui.cli_skills import register as register_skills
+
+    register_skills(sub)
+
     from idea_tui.cli_git import register as register_git
 
     register_git(sub)
+
+    from idea_tui.cli_conversations import register as register_conversations
+
+    register_conversations(sub)
+
+    from idea_tui.cli_knowledge import register as register_knowledge
+
+    register_knowledge(sub)
 
     bridge = add(
         "mcp-server",

@@ -10,10 +10,24 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from idea_tui.cli_common import call, force_option, json_option, print_json, simple
+import msgspec
+
+from adapters.ipc import answers_agents as ag
+from adapters.ipc import answers_git as git
+from idea_tui.cli_common import (
+    call_as,
+    call_list,
+    force_option,
+    json_option,
+    print_json,
+    simple,
+)
 from idea_tui.control import CommandFailed
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 
 def _editor() -> list[str]:
@@ -26,6 +40,19 @@ def _edit_file(path: str) -> int:
     except OSError as exc:
         print(f"idea: cannot start the editor ({exc.strerror}): set $EDITOR", file=sys.stderr)
         return 1
+
+
+def edit_text(text: str) -> str | None:
+    """`text` opened in $VISUAL/$EDITOR in a temporary `.md` file; the saved text, or None
+    when the editor failed (a message was printed)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False, encoding="utf-8") as handle:
+        handle.write(text)
+    try:
+        if _edit_file(handle.name) != 0:
+            return None
+        return Path(handle.name).read_text(encoding="utf-8")
+    finally:
+        os.unlink(handle.name)
 
 
 def _read_content(args: argparse.Namespace) -> str | None:
@@ -42,34 +69,45 @@ def _read_content(args: argparse.Namespace) -> str | None:
 # ─── agents ────────────────────────────────────────────────────────────────────────────
 
 
-def _agents_table(agents: list[dict[str, Any]]) -> None:
+def _agents_table(agents: list[ag.AgentDescription]) -> None:
+    from idea_tui.cli_orchestration import team_activity
+    from idea_tui.limit_words import limit_words
+
     if not agents:
         print("no agents yet: `idea agent new NAME` or `idea agent new NAME --template T`")
     for agent in agents:
-        state = agent["state"]
+        state = agent.state
         if state == "running":
             state = (
                 "running in background"
-                if agent.get("background")
-                else (f"running in {agent.get('target', agent.get('cell', '?'))}")
+                if agent.background is True
+                else f"running in {_where(agent.target, _where(agent.cell, '?'))}"
             )
         elif state == "exited":
-            state = f"exited with code {agent.get('exitCode')}"
+            state = f"exited with code {_where(agent.exit_code, None)}"
         elif state == "failed":
-            state = f"failed: {agent.get('error', '')}"
+            state = f"failed: {_where(agent.error, '')}"
         badge = ""
-        if "updateAvailable" in agent:
-            update = agent["updateAvailable"]
-            badge = f"  [update available v{update['from']} → v{update['to']}]"
-        if agent["state"] == "running":
-            from idea_tui.cli_orchestration import team_activity
+        update = agent.update_available
+        if not isinstance(update, msgspec.UnsetType):
+            badge = f"  [update available v{update.from_version} → v{update.to_version}]"
+        # The wording helpers are shared with the Agents panel, which reads the wire map.
+        wire = msgspec.to_builtins(agent)
+        if agent.state == "running":
+            state += team_activity(wire)
+        limited = limit_words(wire)
+        if limited:
+            state += f" · {limited}"
+        print(f"{agent.name:<18} {_where(agent.profile_id, '?'):<12} {state}{badge}")
 
-            state += team_activity(agent)
-        print(f"{agent['name']:<18} {agent['profileId']:<12} {state}{badge}")
+
+def _where(value: T | msgspec.UnsetType, default: D) -> T | D:
+    """A field the daemon may leave out, or `default`."""
+    return default if isinstance(value, msgspec.UnsetType) else value
 
 
 def cmd_agent_list(args: argparse.Namespace) -> int:
-    result = call(args, "agent_list", project=args.project)
+    result = call_list(args, ag.AgentDescription, "agent_list", project=args.project)
     if args.json:
         print_json(result)
     else:
@@ -78,8 +116,9 @@ def cmd_agent_list(args: argparse.Namespace) -> int:
 
 
 def cmd_agent_new(args: argparse.Namespace) -> int:
-    result = call(
+    result = call_as(
         args,
+        ag.AgentCreated,
         "agent_new",
         project=args.project,
         name=args.name,
@@ -87,60 +126,64 @@ def cmd_agent_new(args: argparse.Namespace) -> int:
         template=args.template,
         sync=args.sync or None,
     )
-    return simple(args, result, f"agent {result['name']} created: {result['path']}")
+    return simple(args, result, f"agent {result.name} created: {result.path}")
 
 
 def cmd_agent_edit(args: argparse.Namespace) -> int:
     """$EDITOR on a copy of the persona; the daemon writes it back (the project's files are
     the daemon's: it may run on another machine)."""
-    shown = call(args, "agent_persona_read", project=args.project, agent=args.agent)
+    shown = call_as(args, ag.PersonaText, "agent_persona_read", project=args.project,
+                    agent=args.agent)
     with tempfile.TemporaryDirectory(prefix="idea-persona-") as folder:
-        copy = Path(folder) / Path(shown["path"]).name
-        copy.write_text(shown["content"], encoding="utf-8")
+        copy = Path(folder) / Path(shown.path).name
+        copy.write_text(shown.content, encoding="utf-8")
         code = _edit_file(str(copy))
         if code != 0:
             return code
         text = copy.read_text(encoding="utf-8")
-    if text == shown["content"]:
-        print(f"{shown['path']}: no change")
+    if text == shown.content:
+        print(f"{shown.path}: no change")
         return 0
     try:
-        written = call(args, "agent_persona_write", project=args.project, agent=args.agent,
-                       content=text, revision=shown["revision"], force=args.force or None)
+        written = call_as(args, ag.PersonaWritten, "agent_persona_write", project=args.project,
+                          agent=args.agent, content=text, revision=shown.revision,
+                          force=args.force or None)
     except CommandFailed as exc:
         if exc.code != "confirm":
             raise
         print(f"idea: {exc} (not saved; `idea agent edit -f` overwrites)", file=sys.stderr)
         return 1
-    print(f"saved {written['path']}")
+    print(f"saved {written.path}")
     return 0
 
 
 def cmd_agent_rename(args: argparse.Namespace) -> int:
-    result = call(args, "agent_rename", project=args.project, agent=args.agent, name=args.name)
-    return simple(args, result, f"renamed to {result['name']}")
+    result = call_as(args, ag.AgentRenamed, "agent_rename", project=args.project,
+                     agent=args.agent, name=args.name)
+    return simple(args, result, f"renamed to {result.name}")
 
 
 def cmd_agent_rm(args: argparse.Namespace) -> int:
-    result = call(
-        args, "agent_rm", project=args.project, agent=args.agent, force=args.force or None
-    )
-    return simple(args, result, f"deleted agent {result['deleted']}")
+    result = call_as(args, ag.AgentDeleted, "agent_rm", project=args.project,
+                     agent=args.agent, force=args.force or None)
+    return simple(args, result, f"deleted agent {result.deleted}")
 
 
-def _state_line(result: dict[str, Any]) -> str:
-    if result["state"] == "failed":
-        return f"{result['name']}: failed: {result.get('error', '')}"
-    if result["state"] == "running" and result.get("background"):
+def _state_line(result: ag.AgentDescription) -> str:
+    if result.state == "failed":
+        return f"{result.name}: failed: {_where(result.error, '')}"
+    if result.state == "running" and result.background is True:
         where = "the background"
     else:
-        where = result.get("target", "the background" if "cell" not in result else "a cell")
-    return f"{result['name']}: {result['state']} in {where}"
+        where = _where(result.target, "the background"
+                       if isinstance(result.cell, msgspec.UnsetType) else "a cell")
+    return f"{result.name}: {result.state} in {where}"
 
 
 def cmd_agent_launch(args: argparse.Namespace) -> int:
-    result = call(
+    result = call_as(
         args,
+        ag.AgentDescription,
         "agent_launch",
         project=args.project,
         agent=args.agent,
@@ -157,109 +200,114 @@ def cmd_agent_launch(args: argparse.Namespace) -> int:
 
 
 def cmd_agent_worktree(args: argparse.Namespace) -> int:
-    result = call(args, "agent_worktree", project=args.project, agent=args.agent,
-                  branch=args.branch, forget=args.forget or None)
+    result = call_as(args, git.AgentWorktree, "agent_worktree", project=args.project,
+                     agent=args.agent, branch=args.branch, forget=args.forget or None)
     text = (f"{args.agent}: worktree forgotten" if args.forget
-            else f"{args.agent}: {result['path']} on {result['branch']}")
+            else f"{args.agent}: {result.path} on {result.branch}")
     return simple(args, result, text)
 
 
 def cmd_agent_finish(args: argparse.Namespace) -> int:
-    result = call(args, "agent_finish", project=args.project, agent=args.agent, how=args.how,
-                  force=args.force or None)
+    result = call_as(args, git.AgentFinished, "agent_finish", project=args.project,
+                     agent=args.agent, how=args.how, force=args.force or None)
     if args.how == "merge":
-        text = f"merged {result['merged']} into {result['into']} ({result['oid'][:10]})"
+        text = f"merged {result.merged} into {result.into} ({str(result.oid)[:10]})"
     elif args.how == "keep":
-        text = f"kept branch {result['kept']}; the worktree is removed"
+        text = f"kept branch {result.kept}; the worktree is removed"
     else:
-        text = f"discarded {result['discarded']}; backup in {result['backup']}"
+        text = f"discarded {result.discarded}; backup in {result.backup}"
     return simple(args, result, text)
 
 
 def cmd_agent_changes(args: argparse.Namespace) -> int:
-    result = call(args, "agent_changes", project=args.project, agent=args.agent)
+    result = call_as(args, git.AgentChanges, "agent_changes", project=args.project,
+                     agent=args.agent)
     if args.json:
         print_json(result)
         return 0
-    print(f"{args.agent} works in {result['path']} on {result['branch']}"
-          f" (from {result['base']} at {str(result['baseOid'])[:10]})")
-    for commit in result["commits"]:
-        print(f"  {commit['oid'][:10]} {commit['subject']}")
-    for section in ("committed", "staged", "unstaged"):
-        files = result[section]
+    print(f"{args.agent} works in {result.path} on {result.branch}"
+          f" (from {result.base} at {str(result.base_oid)[:10]})")
+    for commit in result.commits:
+        print(f"  {commit.oid[:10]} {commit.subject}")
+    sections = (("committed", result.committed), ("staged", result.staged),
+                ("unstaged", result.unstaged))
+    for section, files in sections:
         if files:
             print(f"{section}:")
         for item in files:
-            print(f"  {item['change']} {item['path']}  +{item['added']} -{item['removed']}")
-    if not any(result[s] for s in ("committed", "staged", "unstaged")):
+            print(f"  {item.change} {item.path}  +{item.added} -{item.removed}")
+    if not any(files for _, files in sections):
         print("no changes yet")
     return 0
 
 
 def cmd_agent_stop(args: argparse.Namespace) -> int:
-    result = call(args, "agent_stop", project=args.project, agent=args.agent)
-    return simple(args, result, f"{result['name']}: stopped")
+    result = call_as(args, ag.AgentDescription, "agent_stop", project=args.project,
+                     agent=args.agent)
+    return simple(args, result, f"{result.name}: stopped")
 
 
 def cmd_agent_restart(args: argparse.Namespace) -> int:
-    result = call(
-        args, "agent_restart", project=args.project, agent=args.agent, resume=args.resume or None
-    )
+    result = call_as(args, ag.AgentDescription, "agent_restart", project=args.project,
+                     agent=args.agent, resume=args.resume or None)
     return simple(args, result, _state_line(result))
 
 
 def cmd_agent_set_profile(args: argparse.Namespace) -> int:
-    result = call(
+    result = call_as(
         args,
+        ag.AgentDescription,
         "agent_set_profile",
         project=args.project,
         agent=args.agent,
         profile=args.profile,
         force=args.force or None,
     )
-    return simple(args, result, f"{result['name']} now uses {result['profileId']}")
+    return simple(args, result, f"{result.name} now uses {_where(result.profile_id, '?')}")
 
 
 def cmd_agent_resume(args: argparse.Namespace) -> int:
+    from idea_tui.cli_limits import cmd_limit_resume, wants_limit_control
+
+    if wants_limit_control(args):
+        return cmd_limit_resume(args)
     if args.list:
-        result = call(args, "agent_resumable", project=args.project, all=args.all or None)
+        resumable = call_list(args, ag.ResumableAgent, "agent_resumable",
+                              project=args.project, all=args.all or None)
         if args.json:
-            print_json(result)
-        for entry in [] if args.json else result:
-            how = "resume" if entry["resumeSupported"] else "fresh start"
-            print(f"{entry['project']}: {entry['agent']} ({how})")
+            print_json(resumable)
+        for entry in [] if args.json else resumable:
+            how = "resume" if entry.resume_supported else "fresh start"
+            print(f"{entry.project}: {entry.agent} ({how})")
         return 0
-    result = call(
-        args, "agent_resume", project=args.project, all=args.all or None, agents=args.agents or None
-    )
+    result = call_list(args, ag.AgentDescription, "agent_resume", project=args.project,
+                       all=args.all or None, agents=args.agents or None)
     if args.json:
         print_json(result)
     elif not result:
         print("nothing to resume")
-    for entry in [] if args.json else result:
-        print(_state_line(entry))
+    for described in [] if args.json else result:
+        print(_state_line(described))
     return 0
 
 
 def cmd_agent_sync(args: argparse.Namespace) -> int:
-    result = call(
-        args, "agent_sync", project=args.project, agent=args.agent, force=args.force or None
-    )
-    backup = f" (your version kept in {result['backup']})" if result.get("backup") else ""
+    result = call_as(args, ag.AgentSynced, "agent_sync", project=args.project,
+                     agent=args.agent, force=args.force or None)
+    backup = f" (your version kept in {result.backup})" if result.backup else ""
     return simple(
         args,
         result,
-        f"{result['agent']}: synced with {result['template']} "
-        f"v{result['version']} ({result['status']}){backup}",
+        f"{result.agent}: synced with {result.template} "
+        f"v{result.version} ({result.status}){backup}",
     )
 
 
 def cmd_agent_keep_in_sync(args: argparse.Namespace) -> int:
-    result = call(
-        args, "agent_set_sync", project=args.project, agent=args.agent, on=args.state == "on"
-    )
+    result = call_as(args, ag.AgentSyncSet, "agent_set_sync", project=args.project,
+                     agent=args.agent, on=args.state == "on")
     return simple(
-        args, result, f"{result['name']}: keep in sync {'on' if result['synchronized'] else 'off'}"
+        args, result, f"{result.name}: keep in sync {'on' if result.synchronized else 'off'}"
     )
 
 
@@ -267,15 +315,15 @@ def cmd_agent_keep_in_sync(args: argparse.Namespace) -> int:
 
 
 def cmd_template_list(args: argparse.Namespace) -> int:
-    result = call(args, "template_list", start=True)
+    result = call_as(args, ag.TemplateList, "template_list", start=True)
     if args.json:
         print_json(result)
         return 0
-    if not result["templates"]:
+    if not result.templates:
         print("no templates: `idea template install-pack` adds a software team")
-    for template in result["templates"]:
-        print(f"{template['id']:<20} v{template['version']:<4} {template['name']}")
-    for problem in result["problems"]:
+    for template in result.templates:
+        print(f"{template.id:<20} v{template.version:<4} {template.name}")
+    for problem in result.problems:
         print(f"! {problem}", file=sys.stderr)
     return 0
 
@@ -284,56 +332,54 @@ def cmd_template_new(args: argparse.Namespace) -> int:
     content = _read_content(args)
     if content is None:
         content = f"# {args.name}\n\n## Role\n\n## How to work\n\n## Done means\n"
-    result = call(
-        args, "template_new", start=True, name=args.name, content=content, profile=args.profile
-    )
-    return simple(args, result, f"template {result['id']} v{result['version']} created")
+    result = call_as(args, ag.TemplateNamed, "template_new", start=True, name=args.name,
+                     content=content, profile=args.profile)
+    return simple(args, result, f"template {result.id} v{result.version} created")
 
 
 def cmd_template_show(args: argparse.Namespace) -> int:
-    result = call(args, "template_show", start=True, template=args.template)
+    result = call_as(args, ag.TemplateText, "template_show", start=True,
+                     template=args.template)
     if args.json:
         print_json(result)
     else:
-        sys.stdout.write(result["content"])
+        sys.stdout.write(result.content)
     return 0
 
 
 def cmd_template_update(args: argparse.Namespace) -> int:
     content = _read_content(args)
     if content is None and args.name is None:
-        shown = call(args, "template_show", start=True, template=args.template)
-        with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as handle:
-            handle.write(shown["content"])
-        if _edit_file(handle.name) != 0:
+        shown = call_as(args, ag.TemplateText, "template_show", start=True,
+                        template=args.template)
+        content = edit_text(shown.content)
+        if content is None:
             return 1
-        content = Path(handle.name).read_text(encoding="utf-8")
-        os.unlink(handle.name)
-    result = call(
-        args, "template_update", start=True, template=args.template, content=content, name=args.name
-    )
-    return simple(args, result, f"template {result['id']} is now v{result['version']}")
+    result = call_as(args, ag.TemplateNamed, "template_update", start=True,
+                     template=args.template, content=content, name=args.name)
+    return simple(args, result, f"template {result.id} is now v{result.version}")
 
 
 def cmd_template_rm(args: argparse.Namespace) -> int:
-    result = call(args, "template_rm", start=True, template=args.template)
-    return simple(args, result, f"deleted template {result['deleted']}")
+    result = call_as(args, ag.TemplateDeleted, "template_rm", start=True,
+                     template=args.template)
+    return simple(args, result, f"deleted template {result.deleted}")
 
 
 def cmd_template_install_pack(args: argparse.Namespace) -> int:
-    result = call(args, "template_install_pack", start=True)
-    return simple(args, result, "installed: " + ", ".join(t["name"] for t in result))
+    result = call_list(args, ag.TemplateNamed, "template_install_pack", start=True)
+    return simple(args, result, "installed: " + ", ".join(t.name for t in result))
 
 
 # ─── profiles ──────────────────────────────────────────────────────────────────────────
 
 
 def cmd_profile_list(args: argparse.Namespace) -> int:
-    result = call(args, "profile_list", start=True)
+    result = call_as(args, ag.ProfileList, "profile_list", start=True)
     if args.json:
         print_json(result)
         return 0
-    for profile in result["profiles"]:
+    for profile in result.profiles:
         injection = profile.get("contextInjection", {}).get("strategy", "?")
         print(
             f"{profile['id']:<14} {profile['name']:<16} {profile['command']:<10} "
@@ -343,16 +389,18 @@ def cmd_profile_list(args: argparse.Namespace) -> int:
 
 
 def cmd_profile_add(args: argparse.Namespace) -> int:
-    result = call(args, "profile_add", start=True, file=os.path.abspath(args.file))
+    result = call_as(args, ag.ProfileMap, "profile_add", start=True,
+                     file=os.path.abspath(args.file))
     return simple(args, result, f"profile {result['id']} added")
 
 
 def cmd_profile_edit(args: argparse.Namespace) -> int:
     if args.file is not None:
-        result = call(args, "profile_edit", start=True, file=os.path.abspath(args.file))
+        result = call_as(args, ag.ProfileMap, "profile_edit", start=True,
+                         file=os.path.abspath(args.file))
         return simple(args, result, f"profile {result['id']} saved")
-    listed = call(args, "profile_list", start=True)["profiles"]
-    current = next((p for p in listed if p["id"] == args.profile), None)
+    listed = call_as(args, ag.ProfileList, "profile_list", start=True).profiles
+    current = next((p for p in listed if p.get("id") == args.profile), None)
     if current is None:
         print(f"idea: no profile {args.profile!r} (`idea profile list`)", file=sys.stderr)
         return 1
@@ -361,27 +409,27 @@ def cmd_profile_edit(args: argparse.Namespace) -> int:
         json.dump(current, handle, indent=2)
     if _edit_file(handle.name) != 0:
         return 1
-    result = call(args, "profile_edit", start=True, file=handle.name)
+    result = call_as(args, ag.ProfileMap, "profile_edit", start=True, file=handle.name)
     os.unlink(handle.name)
     return simple(args, result, f"profile {result['id']} saved")
 
 
 def cmd_profile_rm(args: argparse.Namespace) -> int:
-    result = call(args, "profile_rm", start=True, profile=args.profile)
+    result = call_as(args, ag.ProfileRemoved, "profile_rm", start=True, profile=args.profile)
     note = ""
-    if result["usedBy"]:
-        note = f" (still named by {', '.join(result['usedBy'])}: change their profile)"
-    return simple(args, result, f"profile {result['removed']} removed{note}")
+    if result.used_by:
+        note = f" (still named by {', '.join(result.used_by)}: change their profile)"
+    return simple(args, result, f"profile {result.removed} removed{note}")
 
 
 def cmd_profile_detect(args: argparse.Namespace) -> int:
-    result = call(args, "profile_detect", start=True)
+    result = call_list(args, ag.ProfileDetection, "profile_detect", start=True)
     if args.json:
         print_json(result)
         return 0
     for entry in result:
-        state = {True: "found", False: "not found", None: "no detect command"}[entry["found"]]
-        print(f"{entry['id']:<14} {state:<18} {entry['detail']}")
+        state = {True: "found", False: "not found", None: "no detect command"}[entry.found]
+        print(f"{entry.id:<14} {state:<18} {entry.detail}")
     return 0
 
 
@@ -462,10 +510,15 @@ def register(sub: Any) -> None:
     swap.add_argument("agent")
     swap.add_argument("profile")
     force_option(swap)
-    resume = action("resume", cmd_agent_resume, "resume the agents that were running")
+    resume = action("resume", cmd_agent_resume,
+                    "resume the agents that were running; or one at a usage limit: when")
     resume.add_argument("agents", nargs="*", metavar="AGENT")
     resume.add_argument("--all", action="store_true", help="in every open project")
     resume.add_argument("--list", action="store_true", help="only list what can be resumed")
+    from idea_tui.cli_limits import register_fallback, register_resume_options
+
+    register_resume_options(resume)
+    register_fallback(action)
     sync = action("sync", cmd_agent_sync, "update the agent's Markdown from its template")
     sync.add_argument("agent")
     force_option(sync)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
 
+import msgspec
+
+from adapters.ipc import commands as rpc
 from idea_tui.cli_common import (
-    call,
+    call_as,
+    call_list,
     force_option,
     json_option,
     print_json,
@@ -20,33 +23,38 @@ from idea_tui.cli_common import (
 Add = Callable[..., argparse.ArgumentParser]
 
 
-def cell_state(cell: dict[str, Any]) -> str:
+def cell_state(cell: rpc.CellDescription) -> str:
     """running, exited N, or why nothing runs (a start error, or stopped)."""
-    if cell.get("running"):
+    if cell.running:
         return "running"
-    if cell.get("exitCode") is not None:
-        return f"exited {cell['exitCode']}"
-    return str(cell.get("error", "stopped"))
+    if isinstance(cell.exit_code, int):
+        return f"exited {cell.exit_code}"
+    return cell.error if isinstance(cell.error, str) else "stopped"
 
 
-def _cells_table(cells: list[dict[str, Any]]) -> None:
+def _known(value: object) -> str:
+    return "?" if value is msgspec.UNSET else str(value)
+
+
+def _cells_table(cells: list[rpc.CellDescription]) -> None:
     for cell in cells:
         state = cell_state(cell)
-        what = cell.get("foreground") or cell.get("command") or ""
-        mark = "*" if cell.get("focused") else " "
-        size = f"{cell.get('cols', '?')}x{cell.get('rows', '?')}"
-        print(f"{mark} {cell['target']:<30} {cell['id'][:8]}  {size:>7}  {state:<10} {what}")
+        what = cell.foreground or cell.command or ""
+        mark = "*" if cell.focused else " "
+        size = f"{_known(cell.cols)}x{_known(cell.rows)}"
+        print(f"{mark} {cell.target:<30} {cell.id[:8]}  {size:>7}  {state:<10} {what}")
 
 
 def cmd_split(args: argparse.Namespace) -> int:
     direction = "right" if args.horizontal else "down"
     if args.before:
         direction = {"right": "left", "down": "up"}[direction]
-    result = call(args, "split", target=args.target, direction=direction, count=args.count)
+    result = call_as(args, rpc.CellsAnswer, "split", target=args.target, direction=direction,
+                     count=args.count)
     if args.json:
         print_json(result)
     elif args.print_id:
-        print("\n".join(result["cells"]))
+        print("\n".join(result.cells))
     return 0
 
 
@@ -56,7 +64,7 @@ def cmd_grid(args: argparse.Namespace) -> int:
     except ValueError:
         print("idea grid: size must look like 2x3 (rows x columns)", file=sys.stderr)
         return 2
-    result = call(args, "grid", target=args.target, rows=rows, cols=cols)
+    result = call_as(args, rpc.CellsAnswer, "grid", target=args.target, rows=rows, cols=cols)
     return simple(args, result, None)
 
 
@@ -71,17 +79,18 @@ def cmd_select(args: argparse.Namespace) -> int:
     how = _side(args) or (
         "next" if args.next else "prev" if args.prev else "last" if args.last else None
     )
-    result = call(args, "select", target=args.target, direction=how)
+    result = call_as(args, rpc.CellDescription, "select", target=args.target, direction=how)
     return simple(args, result, None)
 
 
 def cmd_close(args: argparse.Namespace) -> int:
-    result = call(args, "close", target=args.target, force=args.force or None)
+    result = call_as(args, rpc.ClosedAnswer, "close", target=args.target,
+                     force=args.force or None)
     return simple(args, result, None)
 
 
 def cmd_zoom(args: argparse.Namespace) -> int:
-    result = call(args, "zoom", target=args.target)
+    result = call_as(args, rpc.ZoomAnswer, "zoom", target=args.target)
     return simple(args, result, None)
 
 
@@ -90,13 +99,15 @@ def cmd_resize(args: argparse.Namespace) -> int:
     if side is None:
         print("idea resize: give a side: -L, -R, -U or -D", file=sys.stderr)
         return 2
-    result = call(args, "resize", target=args.target, side=side, cells=args.cells)
+    result = call_as(args, rpc.CellDescription, "resize", target=args.target, side=side,
+                     cells=args.cells)
     return simple(args, result, None)
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    result = call(
+    result = call_as(
         args,
+        rpc.MergeAnswer,
         "merge",
         target=args.target,
         other=args.source,
@@ -107,46 +118,51 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_swap(args: argparse.Namespace) -> int:
-    result = call(args, "swap", target=args.target, other=args.source, direction=_side(args))
+    result = call_as(args, rpc.SwapAnswer, "swap", target=args.target, other=args.source,
+                     direction=_side(args))
     return simple(args, result, None)
 
 
 def cmd_move(args: argparse.Namespace) -> int:
     direction = "down" if args.vertical else "right"
-    result = call(args, "move", target=args.target, dst=args.dst, direction=direction)
+    result = call_as(args, rpc.MoveAnswer, "move", target=args.target, dst=args.dst,
+                     direction=direction)
     return simple(args, result, None)
 
 
 def cmd_equalize(args: argparse.Namespace) -> int:
-    return simple(args, call(args, "equalize", target=args.target), None)
+    return simple(args, call_as(args, rpc.Nothing, "equalize", target=args.target), None)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    result = call(args, "undo", target=args.target, redo=args.redo or None)
-    if not result["changed"]:
+    result = call_as(args, rpc.UndoAnswer, "undo", target=args.target, redo=args.redo or None)
+    if not result.changed:
         print("nothing to " + ("redo" if args.redo else "undo"), file=sys.stderr)
     return 0
 
 
 def cmd_restart(args: argparse.Namespace) -> int:
-    result = call(args, "restart", target=args.target, force=args.force or None)
+    result = call_as(args, rpc.CellDescription, "restart", target=args.target,
+                     force=args.force or None)
     return simple(args, result, None)
 
 
 def cmd_send_keys(args: argparse.Namespace) -> int:
-    call(args, "send_keys", target=args.target, keys=args.keys, literal=args.literal or None)
+    call_as(args, rpc.WriteAnswer, "send_keys", target=args.target, keys=args.keys,
+            literal=args.literal or None)
     return 0
 
 
 def cmd_paste(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
-    call(args, "paste", target=args.target, text=text)
+    call_as(args, rpc.WriteAnswer, "paste", target=args.target, text=text)
     return 0
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    result = call(
+    result = call_as(
         args,
+        rpc.CaptureAnswer,
         "capture",
         target=args.target,
         ansi=args.ansi or None,
@@ -157,12 +173,13 @@ def cmd_capture(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
     else:
-        sys.stdout.write(result["text"] + "\n")
+        sys.stdout.write(result.text + "\n")
     return 0
 
 
 def cmd_list_cells(args: argparse.Namespace) -> int:
-    result = call(args, "list_cells", all=args.all or None, project=args.project, page=args.page)
+    result = call_list(args, rpc.CellDescription, "list_cells", all=args.all or None,
+                       project=args.project, page=args.page)
     if args.json:
         print_json(result)
     else:
@@ -171,12 +188,17 @@ def cmd_list_cells(args: argparse.Namespace) -> int:
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
+    if args.target is None and args.activity is None and args.silence is None:
+        from idea_tui.cli_monitor import cmd_monitor as team_view
+
+        return team_view(args)  # the agents, their states, queues and delegations
     activity = None if args.activity is None else args.activity == "on"
-    result = call(args, "monitor", target=args.target, activity=activity, silence=args.silence)
+    result = call_as(args, rpc.MonitorAnswer, "monitor", target=args.target, activity=activity,
+                     silence=args.silence)
     return simple(
         args,
         result,
-        f"activity {'on' if result['activity'] else 'off'}, silence {result['silence'] or 'off'}",
+        f"activity {'on' if result.activity else 'off'}, silence {result.silence or 'off'}",
     )
 
 
@@ -283,8 +305,13 @@ def register(add: Add) -> None:
     cells.add_argument("--page")
     json_option(cells)
 
-    monitor = add("monitor", cmd_monitor, "mark a cell when it shows activity or goes silent")
+    monitor = add("monitor", cmd_monitor, "watch the agents and their delegations (read-only);"
+                  " with -t/--activity/--silence: mark a cell when it shows activity or goes"
+                  " silent")
     target_option(monitor)
+    from idea_tui.cli_monitor import add_options
+
+    add_options(monitor)
     monitor.add_argument(
         "--activity", choices=("on", "off"), help="mark output that starts after a quiet spell"
     )

@@ -7,16 +7,20 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
 
 from adapters.locations import locate
-from idea_tui.control import CommandFailed, ControlClient
+from idea_tui.control import CommandFailed, ControlClient, decoded, decoded_list
 
 Runner = Callable[[argparse.Namespace], int]
+T = TypeVar("T")
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    """A result as JSON; an answer Struct in its wire shape (the names the daemon sends)."""
+    print(json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False))
 
 
 def confirm(question: str) -> bool:
@@ -40,6 +44,18 @@ def call(args: argparse.Namespace, method: str, *, start: bool = False, **params
             if not confirm(f"{exc} Continue?"):
                 raise CommandFailed("confirm", f"{exc} (not done; add -f to force)") from exc
             return client.call(method, **{**params, "force": True})
+
+
+def call_as(args: argparse.Namespace, answer: type[T], method: str, /, *,
+            start: bool = False, **params: Any) -> T:
+    """`call` for a command whose answer is the Struct `answer` (`adapters.ipc.answers`)."""
+    return decoded(answer, method, call(args, method, start=start, **params))
+
+
+def call_list(args: argparse.Namespace, answer: type[T], method: str, /, *,
+              start: bool = False, **params: Any) -> list[T]:
+    """`call` for a command whose answer is a list of the Struct `answer`."""
+    return decoded_list(answer, method, call(args, method, start=start, **params))
 
 
 def absolute(path: str) -> str:

@@ -12,58 +12,58 @@ import sys
 import time
 from typing import Any
 
-from idea_tui.cli_common import absolute, call, json_option, print_json
+from adapters.ipc import answers_git as ans
+from idea_tui.cli_common import absolute, call_as, call_list, json_option, print_json
 
 
 def _where(args: argparse.Namespace) -> dict[str, Any]:
     return {"path": absolute(args.C)} if args.C else {}
 
 
-def _print_status(status: dict[str, Any]) -> None:
-    head = status["branch"] or f"(detached at {str(status['head'])[:12]})"
-    if status["head"] is None:
+def _print_status(status: ans.GitStatus) -> None:
+    head = status.branch or f"(detached at {str(status.head)[:12]})"
+    if status.head is None:
         head += " (no commits yet)"
     line = f"on {head}"
-    if status["upstream"]:
-        line += f" ← {status['upstream']}"
-        if status["ahead"] or status["behind"]:
-            line += f" (ahead {status['ahead']}, behind {status['behind']})"
+    if status.upstream:
+        line += f" ← {status.upstream}"
+        if status.ahead or status.behind:
+            line += f" (ahead {status.ahead}, behind {status.behind})"
     print(line)
-    if status["state"] != "none":
-        print(f"{status['state']}: finish or abort it")
-    sections = (("conflicted", "conflict"), ("staged", "staged"), ("unstaged", "unstaged"),
-                ("untracked", None))
-    for section, key in sections:
-        items = status[section]
+    if status.state != "none":
+        print(f"{status.state}: finish or abort it")
+    sections = (("conflicted", status.conflicted, "conflict"), ("staged", status.staged, "staged"),
+                ("unstaged", status.unstaged, "unstaged"), ("untracked", status.untracked, None))
+    for section, items, key in sections:
         if not items:
             continue
         print(f"{section}:")
         for item in items:
-            mark = item.get(key, "?") if key else "?"
-            name = item["path"]
+            mark = (getattr(item, key) or "?") if key else "?"
+            name = item.path
             print(f"  {mark} {name!r}" if "\n" in name else f"  {mark} {name}")
-    if not any(status[s] for s, _ in sections):
+    if not any(items for _, items, _ in sections):
         print("nothing to commit, working tree clean")
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    status = call(args, "git_status", **_where(args))
+    status = call_as(args, ans.GitStatus, "git_status", **_where(args))
     print_json(status) if args.json else _print_status(status)
     return 0
 
 
-def _print_diff(files: list[dict[str, Any]]) -> None:
+def _print_diff(files: list[ans.FileDiff]) -> None:
     for item in files:
-        print(f"--- {item['path']} ({item['change']}, +{item['added']} -{item['removed']})")
-        if item["binary"]:
+        print(f"--- {item.path} ({item.change}, +{item.added} -{item.removed})")
+        if item.binary:
             print("  binary file: no text diff")
-        for hunk in item["hunks"]:
-            print(hunk["header"])
-            for kind, text, no_newline in hunk["lines"]:
+        for hunk in item.hunks:
+            print(hunk.header)
+            for kind, text, no_newline in hunk.lines:
                 print(f"{kind}{text}")
                 if no_newline:
                     print("\\ No newline at end of file")
-        if item["truncated"]:
+        if item.truncated:
             print("  … cut: the diff is too large to show whole")
 
 
@@ -73,8 +73,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
         params.update(target="commit", new=args.commit, old=args.against)
     elif args.staged:
         params["target"] = "staged"
-    result = call(args, "git_diff", **params)
-    print_json(result) if args.json else _print_diff(result["files"])
+    result = call_as(args, ans.GitDiff, "git_diff", **params)
+    print_json(result) if args.json else _print_diff(result.files)
     return 0
 
 
@@ -83,19 +83,19 @@ def _when(seconds: int) -> str:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    result = call(args, "git_log", **_where(args), rev="--all" if args.all else args.rev,
-                  skip=args.skip, limit=args.n)
+    result = call_as(args, ans.GitLog, "git_log", **_where(args),
+                     rev="--all" if args.all else args.rev, skip=args.skip, limit=args.n)
     if args.json:
         print_json(result)
         return 0
-    for entry in result["entries"]:
-        graph = entry["graph"]
-        refs = f" ({', '.join(entry['refs'])})" if entry["refs"] else ""
-        width = max(len(graph["line"]), len(graph["joint"]))
-        print(f"{graph['line']:<{width}} {entry['oid'][:10]} {entry['subject']}{refs}"
-              f" — {entry['author']}, {_when(entry['time'])}")
-        if graph["joint"]:
-            print(graph["joint"])
+    for entry in result.entries:
+        graph = entry.graph or ans.GraphCell(column=0, line="", joint="")
+        refs = f" ({', '.join(entry.refs)})" if entry.refs else ""
+        width = max(len(graph.line), len(graph.joint))
+        print(f"{graph.line:<{width}} {entry.oid[:10]} {entry.subject}{refs}"
+              f" — {entry.author}, {_when(entry.time)}")
+        if graph.joint:
+            print(graph.joint)
     return 0
 
 
@@ -104,7 +104,7 @@ def _paths_call(method: str, verb: str) -> Any:
         params = {**_where(args), "paths": list(args.files)}
         if method == "git_discard":
             params["force"] = args.force
-        result = call(args, method, **params)
+        result = call_as(args, ans.GitPaths, method, **params)
         print_json(result) if args.json else print(f"{verb} {len(args.files)} file(s)")
         return 0
 
@@ -113,46 +113,48 @@ def _paths_call(method: str, verb: str) -> Any:
 
 def cmd_commit(args: argparse.Namespace) -> int:
     message = args.message if args.message is not None else sys.stdin.read()
-    result = call(args, "git_commit", **_where(args), message=message)
-    print_json(result) if args.json else print(f"committed {result['oid'][:12]}")
+    result = call_as(args, ans.GitCommitted, "git_commit", **_where(args), message=message)
+    print_json(result) if args.json else print(f"committed {result.oid[:12]}")
     return 0
 
 
 def cmd_branch(args: argparse.Namespace) -> int:
-    branches = call(args, "git_branches", **_where(args), remote=args.remote)
+    branches = call_list(args, ans.Branch, "git_branches", **_where(args), remote=args.remote)
     if args.json:
         print_json(branches)
         return 0
     for branch in branches:
-        up = f" → {branch['upstream']}" if branch.get("upstream") else ""
-        print(f"{'*' if branch['current'] else ' '} {branch['name']}{up}")
+        up = f" → {branch.upstream}" if branch.upstream else ""
+        print(f"{'*' if branch.current else ' '} {branch.name}{up}")
     return 0
 
 
 def cmd_switch(args: argparse.Namespace) -> int:
-    result = call(args, "git_switch", **_where(args), branch=args.branch, create=args.create)
+    result = call_as(args, ans.GitSwitched, "git_switch", **_where(args), branch=args.branch,
+                     create=args.create)
     print_json(result) if args.json else print(f"on {args.branch}")
     return 0
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    result = call(args, "git_merge", **_where(args), branch=args.branch, ffOnly=args.ff_only)
-    print_json(result) if args.json else print(f"merged {args.branch}: {result['oid'][:12]}")
+    result = call_as(args, ans.GitCommitted, "git_merge", **_where(args), branch=args.branch,
+                     ffOnly=args.ff_only)
+    print_json(result) if args.json else print(f"merged {args.branch}: {result.oid[:12]}")
     return 0
 
 
 def cmd_stash(args: argparse.Namespace) -> int:
-    stashes = call(args, "git_stash", **_where(args))
+    stashes = call_list(args, ans.Stash, "git_stash", **_where(args))
     if args.json:
         print_json(stashes)
     for stash in [] if args.json else stashes:
-        print(f"stash@{{{stash['index']}}} {stash['message']}")
+        print(f"stash@{{{stash.index}}} {stash.message}")
     return 0
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    result = call(args, "git_init", **_where(args))
-    print_json(result) if args.json else print(f"initialized {result['root']}")
+    result = call_as(args, ans.GitRoot, "git_init", **_where(args))
+    print_json(result) if args.json else print(f"initialized {result.root}")
     return 0
 
 
@@ -161,34 +163,34 @@ def _remote_call(method: str) -> Any:
         params = {**_where(args), "remote": args.remote}
         if method == "git_push":
             params["branch"] = args.branch
-        result = call(args, method, **params)
-        print_json(result) if args.json else print(result["summary"] or "done")
+        result = call_as(args, ans.GitRemote, method, **params)
+        print_json(result) if args.json else print(result.summary or "done")
         return 0
 
     return run
 
 
 def cmd_worktree_list(args: argparse.Namespace) -> int:
-    trees = call(args, "git_worktrees", **_where(args))
+    trees = call_list(args, ans.Worktree, "git_worktrees", **_where(args))
     if args.json:
         print_json(trees)
     for tree in [] if args.json else trees:
-        print(f"{tree['path']}  {tree['branch'] or '(detached)'}"
-              + (" [prunable]" if tree["prunable"] else ""))
+        print(f"{tree.path}  {tree.branch or '(detached)'}"
+              + (" [prunable]" if tree.prunable else ""))
     return 0
 
 
 def cmd_worktree_add(args: argparse.Namespace) -> int:
-    result = call(args, "git_worktree_add", **_where(args), dest=absolute(args.dest),
-                  branch=args.branch, base=args.base)
-    print_json(result) if args.json else print(f"{result['path']} on {result['branch']}")
+    result = call_as(args, ans.Worktree, "git_worktree_add", **_where(args),
+                     dest=absolute(args.dest), branch=args.branch, base=args.base)
+    print_json(result) if args.json else print(f"{result.path} on {result.branch}")
     return 0
 
 
 def cmd_worktree_remove(args: argparse.Namespace) -> int:
-    result = call(args, "git_worktree_remove", **_where(args), dest=absolute(args.dest),
-                  force=args.force)
-    print_json(result) if args.json else print(f"removed {result['removed']}")
+    result = call_as(args, ans.GitRemoved, "git_worktree_remove", **_where(args),
+                     dest=absolute(args.dest), force=args.force)
+    print_json(result) if args.json else print(f"removed {result.removed}")
     return 0
 
 

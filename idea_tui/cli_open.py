@@ -12,10 +12,10 @@ import os
 import sys
 from collections.abc import Collection
 
+from adapters.ipc.answers_workspace import ProjectDescription, ProjectProbe
 from adapters.locations import locate
 from idea_tui.cli_common import absolute, confirm
 from idea_tui.control import ControlClient
-from idea_tui.ports import open_or_new
 
 
 def looks_like_path(word: str, commands: Collection[str]) -> bool:
@@ -37,18 +37,17 @@ def open_for_attach(path: str, window: str | None) -> tuple[str | None, int]:
     """
     root = absolute(path)
     with ControlClient.connect(locate(), start=True) as client:
-        probe = client.call("project_probe", path=root)
-        if not probe["directory"]:
-            print(f"idea: no such directory: {probe['root']}", file=sys.stderr)
+        probe = client.call_as(ProjectProbe, "project_probe", path=root)
+        if not probe.directory:
+            print(f"idea: no such directory: {probe.root}", file=sys.stderr)
             return None, 1
-        method = open_or_new(probe)
+        method = probe.command()
         if method == "project_new" and not confirm(
-                f"{probe['root']} is not an idea project yet. Create it?"):
-            print(f"idea: nothing created ({probe['root']} is not a project; "
+                f"{probe.root} is not an idea project yet. Create it?"):
+            print(f"idea: nothing created ({probe.root} is not a project; "
                   f"`idea new {path}` makes it one)", file=sys.stderr)
             return None, 1
-        params = {"path": probe["root"], "window": window}
-        opened = client.call(method, **{k: v for k, v in params.items() if v is not None})
-    for problem in opened.get("problems", []):
+        opened = client.call_as(ProjectDescription, method, path=probe.root, window=window)
+    for problem in opened.problems or []:
         print(f"! {problem}", file=sys.stderr)
-    return str(opened["window"]) if opened.get("window") else window, 0
+    return opened.window or window, 0

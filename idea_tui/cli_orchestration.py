@@ -11,7 +11,8 @@ import argparse
 import sys
 from typing import Any
 
-from idea_tui.cli_common import call, json_option, print_json
+from adapters.ipc import answers_orchestration as orch
+from idea_tui.cli_common import call_as, call_list, json_option, print_json
 
 
 def team_activity(agent: dict[str, Any]) -> str:
@@ -29,68 +30,70 @@ def team_activity(agent: dict[str, Any]) -> str:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    result = call(args, "ask", start=True, project=args.project, agent=args.agent,
-                  task=" ".join(args.task), timeout=args.timeout)
+    result = call_as(args, orch.TicketInfo, "ask", start=True, project=args.project,
+                     agent=args.agent, task=" ".join(args.task), timeout=args.timeout)
     if args.json:
         print_json(result)
-    elif result["state"] == "replied":
-        print(result.get("reply", ""))
+    elif result.state == "replied":
+        print(result.reply or "")
     else:
-        why = f": {result['reason']}" if result.get("reason") else ""
-        print(f"idea: ticket {result['ticket']} for {result['target']} is "
-              f"{result['state'].replace('_', ' ')}{why}", file=sys.stderr)
-    if result["state"] == "replied":
+        why = f": {result.reason}" if result.reason else ""
+        print(f"idea: ticket {result.ticket} for {result.target} is "
+              f"{result.state.replace('_', ' ')}{why}", file=sys.stderr)
+    if result.state == "replied":
         return 0
-    return 1 if result["state"] in ("timed_out", "cancelled", "failed", "done") else 2
+    return 1 if result.state in ("timed_out", "cancelled", "failed", "done") else 2
 
 
 def cmd_agent_send(args: argparse.Namespace) -> int:
-    result = call(args, "agent_send", project=args.project, agent=args.agent,
-                  text=" ".join(args.text))
+    result = call_as(args, orch.TicketInfo, "agent_send", project=args.project,
+                     agent=args.agent, text=" ".join(args.text))
     if args.json:
         print_json(result)
     else:
-        print(f"{result['target']}: queued as {result['ticket']}")
+        print(f"{result.target}: queued as {result.ticket}")
     return 0
 
 
 def cmd_agent_interrupt(args: argparse.Namespace) -> int:
-    result = call(args, "agent_interrupt", project=args.project, agent=args.agent)
+    result = call_as(args, orch.Interrupted, "agent_interrupt", project=args.project,
+                     agent=args.agent)
     if args.json:
         print_json(result)
     else:
-        ticket = result.get("interrupted")
-        print(f"{result['agent']}: interrupted" + (f" (ticket {ticket} failed)" if ticket else ""))
+        ticket = result.interrupted
+        print(f"{result.agent}: interrupted" + (f" (ticket {ticket} failed)" if ticket else ""))
     return 0
 
 
 def cmd_agent_state(args: argparse.Namespace) -> int:
-    result: dict[str, Any] = call(args, "agent_state", project=args.project, agent=args.agent)
+    result = call_as(args, orch.AgentState, "agent_state", project=args.project,
+                     agent=args.agent)
     if args.json:
         print_json(result)
         return 0
-    line = f"{result['agent']}: {result['state']}, {result['queue']} queued"
-    if result.get("ticket"):
-        line += f", working on {result['ticket']}"
+    line = f"{result.agent}: {result.state}, {result.queue} queued"
+    if result.ticket:
+        line += f", working on {result.ticket}"
     print(line)
     if args.explain:
-        print(f"  rule: {result.get('explain') or result.get('rule')}")
-        if result.get("waitingFor"):
-            print(f"  next task waits: {result['waitingFor']}")
-        if "mcpConnected" in result:
-            print(f"  MCP client connected: {'yes' if result['mcpConnected'] else 'no'}")
+        print(f"  rule: {result.explain or result.rule}")
+        if result.waiting_for:
+            print(f"  next task waits: {result.waiting_for}")
+        if isinstance(result.mcp_connected, bool):
+            print(f"  MCP client connected: {'yes' if result.mcp_connected else 'no'}")
     return 0
 
 
 def cmd_agent_tickets(args: argparse.Namespace) -> int:
-    result: list[dict[str, Any]] = call(args, "tickets", project=args.project)
+    result = call_list(args, orch.TicketInfo, "tickets", project=args.project)
     if args.json:
         print_json(result)
         return 0
     for ticket in result:
-        why = f" ({ticket['reason']})" if ticket.get("reason") else ""
-        print(f"{ticket['ticket']}  {ticket['requester']} → {ticket['target']}  "
-              f"{ticket['state']}{why}")
+        why = f" ({ticket.reason})" if ticket.reason else ""
+        print(f"{ticket.ticket}  {ticket.requester} → {ticket.target}  "
+              f"{ticket.state}{why}")
     return 0
 
 
@@ -121,5 +124,8 @@ def register(sub: Any, agent_actions: Any) -> None:
     tickets.set_defaults(run=cmd_agent_tickets)
     tickets.add_argument("-p", "--project", help="the project (default: the current one)")
     json_option(tickets)
+    from idea_tui.cli_work import register as register_work
+
+    register_work(sub, agent_actions)
     state = action("state", cmd_agent_state, "is the agent idle, working, blocked...?")
     state.add_argument("--explain", action="store_true", help="which rule matched, on which line")

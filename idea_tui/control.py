@@ -8,47 +8,32 @@ daemon through `ensure_daemon` here.
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import itertools
 import os
 import signal
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from adapters.ipc import framing
-from adapters.ipc.commands import BadParams, encode_params
 from adapters.ipc.messages import PROTOCOL_VERSION, Hello, Refused, Request, Response, Welcome
-from adapters.ipc.peer import UnsafeRuntimePath, check_reusable, is_own_peer
+from adapters.ipc.peer import UnsafeRuntimePath, check_reusable
 from adapters.locations import Locations
 from core.environment import refreshed_variables
 from core.version import VERSION
+from idea_tui.daemon_socket import DaemonError as DaemonError
+from idea_tui.daemon_socket import NoDaemon as NoDaemon
+from idea_tui.daemon_socket import VersionMismatch as VersionMismatch
+from idea_tui.daemon_socket import check_socket as check_socket
+from idea_tui.daemon_socket import connect_socket as connect_socket
+from idea_tui.daemon_socket import refuse_foreign_daemon as refuse_foreign_daemon
 
 START_TIMEOUT = 10.0
 
-
-class DaemonError(Exception):
-    """A problem reaching the daemon, worded for the user."""
-
-
-class NoDaemon(DaemonError):
-    pass
-
-
-class VersionMismatch(DaemonError):
-    def __init__(self, daemon_version: str, daemon_protocol: int) -> None:
-        self.daemon_version = daemon_version
-        self.daemon_protocol = daemon_protocol
-        super().__init__(
-            f"the running idea daemon is version {daemon_version} (protocol {daemon_protocol}) "
-            f"but this idea is {VERSION} (protocol {PROTOCOL_VERSION}).\n"
-            f"Either run the idea {daemon_version} that matches it, or restart the daemon with "
-            "`idea kill-server` (this ends the programs running in it) and run idea again."
-        )
+T = TypeVar("T")
 
 
 class CommandFailed(DaemonError):
@@ -60,11 +45,47 @@ class CommandFailed(DaemonError):
 def checked_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
     """A command's parameters (None meaning "not given") checked against the command's
     Struct, the one the daemon decodes them into (`adapters.ipc.commands`)."""
+    # Imported here: the Structs of every command are not needed for an attach's first frame.
+    from adapters.ipc.commands import BadParams, encode_params
+
     clean = {key: value for key, value in params.items() if value is not None}
     try:
         return encode_params(method, clean)
     except BadParams as exc:
         raise CommandFailed("bad_request", str(exc)) from None
+
+
+def checked_answer(method: str, result: Any) -> Any:
+    """A command's result, refused (`CommandFailed` "bad_answer", naming what does not fit)
+    when it is not the command's answer type (`adapters.ipc.answers`)."""
+    from adapters.ipc.answers import BadAnswer, check_answer
+
+    try:
+        check_answer(method, result)
+    except BadAnswer as exc:
+        raise CommandFailed("bad_answer", str(exc)) from None
+    return result
+
+
+def decoded(kind: type[T], method: str, result: Any) -> T:
+    """A command's result as its answer Struct (`CommandFailed` "bad_answer" when it does
+    not fit): what clients read instead of the map."""
+    from adapters.ipc.answers import BadAnswer, decode_answer
+
+    try:
+        return decode_answer(kind, method, result)
+    except BadAnswer as exc:
+        raise CommandFailed("bad_answer", str(exc)) from None
+
+
+def decoded_list(kind: type[T], method: str, result: Any) -> list[T]:
+    """A list answer (`agent_list`, `window_list`, ...) as a list of its Struct."""
+    from adapters.ipc.answers import BadAnswer, decode_answers
+
+    try:
+        return decode_answers(kind, method, result)
+    except BadAnswer as exc:
+        raise CommandFailed("bad_answer", str(exc)) from None
 
 
 def client_env(extra_names: Sequence[str] = ()) -> dict[str, str]:
@@ -81,52 +102,9 @@ def configured_refresh_env(locations: Locations) -> list[str]:
     return load_config(locations.config_file)[0].refresh_env
 
 
-def check_socket(locations: Locations) -> None:
-    """Refuse a socket path another user could have planted (it may be in /tmp).
+def _launch_daemon(locations: Locations) -> None:
+    import subprocess  # only here: an attach to a running daemon never needs it
 
-    Raises:
-        DaemonError: The path exists and is not this user's socket.
-    """
-    try:
-        check_reusable(locations.socket, "socket")
-    except UnsafeRuntimePath as exc:
-        raise DaemonError(str(exc)) from exc
-
-
-def refuse_foreign_daemon(sock: Any, path: str) -> None:
-    """The process serving the socket must run as this user: keys typed into another
-    user's "daemon" would go to them (SO_PEERCRED).
-
-    Raises:
-        DaemonError: It runs as another user.
-    """
-    if not is_own_peer(sock):
-        raise DaemonError(f"the process serving {path} runs as another user; idea will not "
-                          "talk to it. Remove the socket, or set XDG_RUNTIME_DIR / IDEA_HOME.")
-
-
-def _connect_socket(locations: Locations) -> socket.socket:
-    path = str(locations.socket)
-    check_socket(locations)
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.connect(path)
-    except OSError as exc:
-        sock.close()
-        if exc.errno in (errno.ENOENT, errno.ECONNREFUSED, errno.ENOTSOCK):
-            raise NoDaemon(f"no idea daemon is running (socket {path})") from exc
-        raise DaemonError(f"cannot reach the idea daemon at {path}: {exc.strerror}") from exc
-    try:
-        refuse_foreign_daemon(sock, path)
-    except DaemonError:
-        sock.close()
-        raise
-    return sock
-
-
-def start_daemon(locations: Locations) -> None:
-    """Start a daemon in the background and wait until it accepts connections."""
-    log_path = locations.log_file
     process = subprocess.Popen(
         [sys.executable, "-m", "idea_daemon"],
         stdin=subprocess.DEVNULL,
@@ -139,19 +117,43 @@ def start_daemon(locations: Locations) -> None:
     _, stderr = process.communicate(timeout=START_TIMEOUT)
     if process.returncode != 0:
         detail = stderr.decode(errors="replace").strip()
-        raise DaemonError(f"the idea daemon did not start: {detail or 'see ' + str(log_path)}")
-    started = time.monotonic()
+        raise DaemonError(
+            f"the idea daemon did not start: {detail or 'see ' + str(locations.log_file)}")
+
+
+LAUNCHES = 2
+"""Daemons started at most by one `start_daemon`: a second when the first found the lock
+still held by a daemon on its way out (`idea kill-server` then `idea`, on a loaded
+machine) and left, as a second daemon does."""
+LOCK_GRACE = 1.0
+"""Seconds a started daemon has to take the instance lock before it counts as gone."""
+
+
+def start_daemon(locations: Locations) -> None:
+    """Start a daemon in the background and wait until it accepts connections."""
+    deadline = time.monotonic() + START_TIMEOUT
+    launches = 0
+    launched_at = 0.0
     delay = 0.005
-    while time.monotonic() < started + START_TIMEOUT:
+    while time.monotonic() < deadline:
         try:
-            _connect_socket(locations).close()
+            connect_socket(locations).close()
             return
         except NoDaemon:
-            # A daemon that died while starting releases its lock: stop waiting then.
-            if time.monotonic() > started + 1.0 and not _daemon_alive(locations):
+            pass
+        if time.monotonic() > launched_at + LOCK_GRACE and not _daemon_alive(locations):
+            # None holds the lock: start one (again, if the last left because a stopping
+            # daemon still held it; or stop waiting for one that died while starting).
+            if launches == LAUNCHES:
                 break
-            time.sleep(delay)
-            delay = min(delay * 2, 0.1)
+            _launch_daemon(locations)
+            launches += 1
+            launched_at = time.monotonic()
+            delay = 0.005
+            continue
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
+    log_path = locations.log_file
     tail = ""
     with contextlib.suppress(OSError):
         tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-5:])
@@ -176,9 +178,34 @@ def _daemon_alive(locations: Locations) -> bool:
         return False
 
 
+def handshake(sock: socket.socket, hello: Hello) -> Welcome:
+    """Say Hello on a blocking socket and return the daemon's Welcome.
+
+    Raises:
+        VersionMismatch: The daemon speaks another protocol version.
+        DaemonError: It closed the connection or answered something else.
+    """
+    sock.sendall(framing.encode(hello))
+    body = framing.recv_frame(sock)
+    if body is None:
+        raise DaemonError("the idea daemon closed the connection during the handshake")
+    reply = framing.peek_handshake(body)
+    if reply.get("t") == "refused":
+        refused = Refused(
+            protocol=int(reply.get("protocol", 0)),
+            daemon_version=str(reply.get("daemon_version", "?")),
+            reason=str(reply.get("reason", "")),
+        )
+        raise VersionMismatch(refused.daemon_version, refused.protocol)
+    welcome = framing.decode_daemon(body)
+    if not isinstance(welcome, Welcome):
+        raise DaemonError("unexpected answer from the idea daemon")
+    return welcome
+
+
 def ensure_daemon(locations: Locations) -> None:
     try:
-        _connect_socket(locations).close()
+        connect_socket(locations).close()
     except NoDaemon:
         start_daemon(locations)
 
@@ -234,7 +261,7 @@ class ControlClient:
     ) -> ControlClient:
         if start:
             ensure_daemon(locations)
-        sock = _connect_socket(locations)
+        sock = connect_socket(locations)
         hello = Hello(
             protocol=PROTOCOL_VERSION,
             client_version=VERSION,
@@ -242,21 +269,11 @@ class ControlClient:
             env=client_env(configured_refresh_env(locations)),
             cell=os.environ.get("IDEA_CELL"),
         )
-        sock.sendall(framing.encode(hello))
-        body = framing.recv_frame(sock)
-        if body is None:
-            raise DaemonError("the idea daemon closed the connection during the handshake")
-        reply = framing.peek_handshake(body)
-        if reply.get("t") == "refused":
-            refused = Refused(
-                protocol=int(reply.get("protocol", 0)),
-                daemon_version=str(reply.get("daemon_version", "?")),
-                reason=str(reply.get("reason", "")),
-            )
-            raise VersionMismatch(refused.daemon_version, refused.protocol)
-        welcome = framing.decode_daemon(body)
-        if not isinstance(welcome, Welcome):
-            raise DaemonError("unexpected answer from the idea daemon")
+        try:
+            welcome = handshake(sock, hello)
+        except DaemonError:
+            sock.close()
+            raise
         return cls(sock, welcome)
 
     def call(self, method: str, **params: Any) -> Any:
@@ -271,7 +288,15 @@ class ControlClient:
             if isinstance(message, Response) and message.id == request_id:
                 if message.error is not None:
                     raise CommandFailed(message.error.code, message.error.message)
-                return message.result
+                return checked_answer(method, message.result)
+
+    def call_as(self, answer: type[T], method: str, /, **params: Any) -> T:
+        """Run a command whose answer is the Struct `answer` (`adapters.ipc.answers`)."""
+        return decoded(answer, method, self.call(method, **params))
+
+    def call_list(self, answer: type[T], method: str, /, **params: Any) -> list[T]:
+        """Run a command whose answer is a list of the Struct `answer`."""
+        return decoded_list(answer, method, self.call(method, **params))
 
     def close(self) -> None:
         self._sock.close()

@@ -11,14 +11,16 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import socket
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from adapters.ipc import framing
 from adapters.ipc.messages import (
     PROTOCOL_VERSION,
     ClientSize,
     DaemonMessage,
+    FramesShown,
     Hello,
     KeyInput,
     MouseInput,
@@ -35,12 +37,16 @@ from idea_tui.control import (
     DaemonError,
     VersionMismatch,
     check_socket,
+    checked_answer,
     checked_params,
     client_env,
+    decoded,
+    decoded_list,
     refuse_foreign_daemon,
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class GatewayPort(Protocol):
@@ -69,6 +75,8 @@ class GatewayPort(Protocol):
 
     def resize(self, width: int, height: int) -> None: ...
 
+    def frames_shown(self, count: int) -> None: ...
+
     async def close(self) -> None: ...
 
 
@@ -86,6 +94,8 @@ class Gateway:
         self._task: asyncio.Task[None] | None = None
         self.on_message: Callable[[DaemonMessage], None] = lambda message: None
         self.on_closed: Callable[[str], None] = lambda reason: None
+        self._held: list[DaemonMessage] | None = None
+        self._closed_while_held: str | None = None
 
     @classmethod
     async def connect(
@@ -126,9 +136,54 @@ class Gateway:
             raise DaemonError("unexpected answer from the idea daemon")
         return cls(reader, writer, welcome)
 
-    def start(self) -> None:
-        """Begin delivering daemon messages to `on_message`."""
+    def hold(self, watch: Callable[[DaemonMessage], None] = lambda message: None) -> None:
+        """Read the daemon's messages from now on, keeping them (each shown to `watch`) for
+        whoever calls `start` later; calls are answered meanwhile. `idea attach` paints its
+        first frame from them before the app, which takes them over, is even imported."""
+        held: list[DaemonMessage] = []
+        self._held = held
+
+        def keep(message: DaemonMessage) -> None:
+            held.append(message)
+            watch(message)
+
+        def closed(reason: str) -> None:
+            self._closed_while_held = reason
+
+        self.on_message = keep
+        self.on_closed = closed
         self._task = asyncio.get_running_loop().create_task(self._read_loop())
+
+    @classmethod
+    async def adopt(cls, sock: socket.socket, welcome: Welcome, *, unread: bytes = b"",
+                    ended: bool = False, held: Sequence[DaemonMessage] = ()) -> Gateway:
+        """A gateway on a connection whose handshake and first messages were read elsewhere
+        (blocking, by `idea_tui.early_attach`): `unread` is what came after the last whole
+        message, `ended` says the daemon closed it already, `held` are the messages read,
+        delivered first once `start` is called."""
+        reader, writer = await asyncio.open_unix_connection(sock=sock)
+        if unread:
+            reader.feed_data(unread)
+        if ended:
+            reader.feed_eof()
+        gateway = cls(reader, writer, welcome)
+        gateway.hold()
+        assert gateway._held is not None
+        gateway._held[:0] = held
+        return gateway
+
+    def start(self) -> None:
+        """Begin delivering daemon messages to `on_message` (first those kept since `hold`,
+        in order, then a close that happened meanwhile)."""
+        if self._held is not None:
+            held, self._held = self._held, None
+            for message in held:
+                self.on_message(message)
+            if self._closed_while_held is not None:
+                self.on_closed(self._closed_while_held)
+                return
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._read_loop())
 
     async def _read_loop(self) -> None:
         reason = "the idea daemon went away"
@@ -174,7 +229,7 @@ class Gateway:
         self._pending[request_id] = future
         clean = checked_params(method, params)
         self._send(Request(id=request_id, method=method, params=clean))
-        return await future
+        return checked_answer(method, await future)
 
     def key(self, cell: str, key: str, character: str | None) -> None:
         self._send(KeyInput(cell=cell, key=key, character=character))
@@ -206,6 +261,10 @@ class Gateway:
     def resize(self, width: int, height: int) -> None:
         self._send(ClientSize(width=width, height=height))
 
+    def frames_shown(self, count: int) -> None:
+        """The screen was repainted with the first `count` frames received."""
+        self._send(FramesShown(count=count))
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -214,3 +273,16 @@ class Gateway:
         self._writer.close()
         with contextlib.suppress(Exception):
             await self._writer.wait_closed()
+
+
+async def call_as(gateway: GatewayPort, answer: type[T], method: str, /,
+                  **params: Any) -> T:
+    """Run a command whose answer is the Struct `answer` (`adapters.ipc.answers`) and decode
+    its result ("bad_answer" `CommandFailed` when it does not fit)."""
+    return decoded(answer, method, await gateway.call(method, **params))
+
+
+async def call_list(gateway: GatewayPort, answer: type[T], method: str, /,
+                    **params: Any) -> list[T]:
+    """Run a command whose answer is a list of the Struct `answer`."""
+    return decoded_list(answer, method, await gateway.call(method, **params))

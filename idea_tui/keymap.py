@@ -102,6 +102,51 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo(
         "profiles", "Profiles: the AI CLIs agents run, detect installed ones", "Agents", ("S",)
     ),
+    ActionInfo("limit_resume_at", "Usage limit: resume an agent at a time", "Agents",
+               argument="Agent and time (e.g. dev 17:05)"),
+    ActionInfo("limit_resume_now", "Usage limit: resume an agent now", "Agents",
+               argument="Agent name"),
+    ActionInfo("limit_cancel", "Usage limit: cancel an agent's armed resume", "Agents",
+               argument="Agent name"),
+    ActionInfo("limit_not_limited",
+               "Usage limit: not a limit, or no longer (a suspected agent's task goes on)",
+               "Agents", argument="Agent name"),
+    ActionInfo("limit_continue_on", "Usage limit: continue an agent on another profile",
+               "Agents", argument="Agent and profile (e.g. dev codex)"),
+    # what the team shares
+    ActionInfo("memory", "Memory panel: the project's durable notes (view, edit, delete)",
+               "Team", ("N",)),
+    ActionInfo("project_context",
+               "Context panel: CONTEXT.md and the agents' proposals (diff, accept, reject)",
+               "Team", ("C",)),
+    ActionInfo("work", "Work panel: who is doing what now (live state)", "Team", ("W",)),
+    ActionInfo(
+        "refresh_context",
+        "Refresh the focused agent's context (offered by ⟳ in its title)",
+        "Team",
+        ("F",),
+    ),
+    ActionInfo("skills", "Skills panel: procedures given to agents (project and global)",
+               "Team", ("K",)),
+    ActionInfo(
+        "delegations",
+        "Delegations: who asked whom, ticket states and durations, who needs you",
+        "Agents",
+        ("D",),
+    ),
+    ActionInfo(
+        "enqueue_line",
+        "Queue a line for the focused agent (typed in after its current task)",
+        "Agents",
+        ("e",),
+        argument="Line for the agent",
+    ),
+    ActionInfo(
+        "interrupt_agent",
+        "Interrupt the focused agent's turn (its ticket fails, its queue moves on)",
+        "Agents",
+        ("i",),
+    ),
     # git
     ActionInfo(
         "git", "Git panel: stage, unstage, discard, diff, commit, branches, log", "Git", ("G",)

@@ -11,10 +11,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.helpers.idea import IdeaEnv, write_shell
 from tests.helpers.programs import require_tmux
 from tests.helpers.tui import TuiClient, TuiFactory
+
+# Tests check behaviour, never speed: hypothesis' per-example deadline and its "too slow"
+# health check are timing asserts, and they fail at random on 2 loaded cores.
+settings.register_profile(
+    "idea", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("idea")
 
 
 @pytest.fixture(autouse=True)

@@ -12,11 +12,15 @@ import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
+from adapters.store.background_store import BackgroundRecord
+from core.agents.profile import AgentProfile
 from core.errors import StoreError
 from core.layout.model import Layout, LayoutKind, LayoutSet, LayoutTree, Leaf
 from core.project import Project, RegisteredProject
+from core.session_limits import LimitQuery, LimitSignal
 from core.workspace import Workspace
 from idea_daemon.ports import SpawnFailed
 
@@ -206,6 +210,29 @@ class FakeLayoutStore:
         return [layouts for saved_root, layouts in self.saves if saved_root == str(root)]
 
 
+class FakeBackgroundStore:
+    """`.ideai/run/background.json` of every project, in memory (`BackgroundStorePort`);
+    `saves` lists each write, `fail_saves` makes them fail as a full disk does."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, dict[str, BackgroundRecord]] = {}
+        self.saves: list[tuple[str, dict[str, BackgroundRecord]]] = []
+        self.fail_saves = False
+
+    def path(self, project_root: Path) -> Path:
+        return project_root / ".ideai" / "run" / "background.json"
+
+    def load(self, project_root: Path) -> dict[str, BackgroundRecord]:
+        return dict(self.files.get(str(project_root), {}))
+
+    def save(self, project_root: Path, records: dict[str, BackgroundRecord]) -> None:
+        if self.fail_saves:
+            path = self.path(project_root)
+            raise StoreError(str(path), f"cannot write {path}: disk full")
+        self.files[str(project_root)] = dict(records)
+        self.saves.append((str(project_root), dict(records)))
+
+
 class FakeProjectStore:
     def __init__(self) -> None:
         self.files: dict[str, Project] = {}
@@ -263,3 +290,36 @@ class FakeWorkspaceStore:
     def save(self, workspace: Workspace) -> None:
         self.current = workspace
         self.saves.append(workspace)
+
+
+# ─── session limits ────────────────────────────────────────────────────────────────────
+
+
+@dataclass
+class FakeLimitReader:
+    """A level-1 limit source (`core.session_limits.LimitReader`) answering `signal`, for
+    the profiles whose id is in `profile_ids` (all when empty); `queries` lists each read;
+    `went_on_at` is what `went_on` answers (the CLI answered again after its limit)."""
+
+    signal: LimitSignal | None = None
+    went_on_at: datetime | None = None
+    profile_ids: tuple[str, ...] = ()
+    name: str = "fake-reader"
+    queries: list[LimitQuery] = field(default_factory=list)
+
+    def applies(self, profile: AgentProfile) -> bool:
+        return not self.profile_ids or profile.id in self.profile_ids
+
+    def read(self, query: LimitQuery) -> LimitSignal | None:
+        self.queries.append(query)
+        if self.signal is None or (
+            self.signal.observed_at is not None and self.signal.observed_at < query.since
+        ):
+            return None
+        return self.signal
+
+    def went_on(self, query: LimitQuery) -> datetime | None:
+        self.queries.append(query)
+        if self.went_on_at is None or self.went_on_at < query.since:
+            return None
+        return self.went_on_at

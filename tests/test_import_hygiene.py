@@ -10,6 +10,9 @@
 - Both ways between client and daemon: the client (idea_tui) never imports the daemon nor
   the low-level adapters (PTY, emulator, stores, agent catalogue) — it talks to the daemon
   through its gateway/control only; adapters never import the daemon or the client.
+- The agent and workspace stores are ports: in the daemon only the composition root
+  (`idea_daemon/bootstrap.py`) imports their concrete classes; the services type against
+  `adapters.store.ports` / `idea_daemon.ports` and get the stores passed in.
 - No import cycle among the project's modules (deferred and TYPE_CHECKING imports count:
   a cycle hidden behind them is still two modules that cannot be understood apart).
 
@@ -247,6 +250,42 @@ def test_client_loads_neither_the_daemon_nor_low_level_adapters(module: str) -> 
     assert not sorted(m for m in loaded if _within(m, CLIENT_FORBIDDEN))
 
 
+# The concrete stores behind the ports of `adapters.store.ports` and `idea_daemon.ports`.
+PORTED_STORES = tuple(
+    f"adapters.store.{module}.{name}" for module, name in (
+        ("agents_codec", "AgentStore"), ("agents_codec", "PersonaStore"),
+        ("profiles_codec", "ProfileStore"), ("templates_store", "TemplateStore"),
+        ("background_store", "BackgroundStore"), ("layouts_codec", "LayoutStore"),
+        ("project_codec", "ProjectStore"), ("workspace_codec", "WorkspaceStore"),
+        ("registry", "ProjectRegistry"),
+    ))
+COMPOSITION_ROOT = ROOT / "idea_daemon" / "bootstrap.py"
+
+
+def test_only_the_composition_root_builds_the_ported_stores() -> None:
+    offenders = sorted({
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in _package_files("idea_daemon") if path != COMPOSITION_ROOT
+        for line, module in _imported_modules(path)
+        if module in PORTED_STORES
+    })
+    assert not offenders
+    # The check sees the root's own imports (it is not blind to the names it looks for).
+    assert {module for _, module in _imported_modules(COMPOSITION_ROOT)} >= set(PORTED_STORES)
+
+
+def test_background_json_is_written_only_by_its_store() -> None:
+    """`.ideai/run/background.json` is read and written through its store, never by hand."""
+    offenders = [
+        str(path.relative_to(ROOT))
+        for package in ("idea_daemon", "idea_tui", "adapters")
+        for path in _package_files(package)
+        if path.name != "background_store.py"
+        and "background.json\"" in path.read_text(encoding="utf-8")
+    ]
+    assert not offenders
+
+
 # ─── import cycles ─────────────────────────────────────────────────────────────────────
 
 
@@ -391,3 +430,52 @@ def test_plain_idea_and_idea_path_take_the_attach_path_without_the_command_table
     assert attach_args([".", "-f"]) is not None
     assert attach_args(["attach", "--help"]) is None  # the full parser prints the help
     assert attach_args(["ls"]) is None
+
+
+# The early frame of an attach (idea_tui.early_attach) is painted before these load: the app
+# (Textual, Rich), asyncio (only the app's gateway uses it), the command table (only checked
+# parameters need it), logging and subprocess (only for the log file and a daemon's start).
+NOT_BEFORE_EARLY_FRAME = ("textual", "rich", "asyncio", "adapters.ipc.commands", "logging",
+                          "subprocess", "idea_tui.app", "idea_tui.gateway",
+                          # What the first frame no longer waits for: msgspec (and the
+                          # uuid, platform, inspect, typing_extensions it loads), the
+                          # command line's argparse, the control client, the settings'
+                          # msgspec Structs (without a settings file), typing, dataclasses.
+                          "msgspec", "uuid", "platform", "inspect", "typing_extensions",
+                          "argparse", "idea_tui.cli", "idea_tui.control", "adapters.config",
+                          "adapters.ipc.messages", "adapters.ipc.framing", "typing",
+                          "dataclasses", "core.terminal", "unicodedata")
+
+
+def test_the_early_frame_is_painted_before_textual_msgspec_or_asyncio_load(
+        tmp_path: Path) -> None:
+    from adapters.ipc import framing
+    from adapters.ipc.messages import CellFrame, CellInfo, PageInfo, Scene, TabInfo
+
+    scene = framing.encode(Scene(
+        window="main", windows=[], tabs=[TabInfo("p", "proj", "/p", True)],
+        pages=[PageInfo("a", "Default", active=True)], width=40, height=10,
+        cells=[CellInfo("c", 0, 0, 0, 40, 10, command="bash", focused=True)], borders=[]))[4:]
+    frame = framing.encode(CellFrame(cell="c", cols=40, rows=9, full=True,
+                                     cursor=(5, 0, True, 0),
+                                     lines=[(0, (("user$ ", 2, -1, 1),))]))[4:]
+    code = (
+        "import os\n"
+        f"os.environ['IDEA_HOME'] = {str(tmp_path)!r}\n"
+        "import idea_tui.entry\n"
+        "from idea_tui import attach, early_attach\n"
+        "from adapters.locations import locate\n"
+        "attach._settings(locate())\n"
+        "from adapters.ipc import msgpack_lite\n"
+        "frame = early_attach.EarlyFrame()\n"
+        f"frame.watch(msgpack_lite.decode({scene!r}))\n"
+        f"frame.watch(msgpack_lite.decode({frame!r}))\n"
+        "assert frame.complete() and frame.drawable()\n"
+        "from idea_tui.first_paint import Painter\n"
+        "assert frame.scene is not None\n"
+        "painted = Painter(frame.scene, frame.screens, 40, 12, '256').paint()\n"
+        "assert '0:proj' in painted and '0 bash' in painted, painted\n"
+    )
+    loaded = _modules_loaded_after(code)
+    assert "idea_tui.first_paint" in loaded and "adapters.ipc.msgpack_lite" in loaded
+    assert not sorted(m for m in loaded if _within(m, NOT_BEFORE_EARLY_FRAME))

@@ -14,7 +14,7 @@ version is installed. In short:
 - Both reference CLIs keep the instructions a conversation started with when it is resumed
   (Claude Code's system-prompt snapshot, Codex's recorded developer message), so a resumed
   conversation needs something more for fresh context: Claude Code's resume turns the
-  snapshot off; for Codex the launcher must send it as a first message.
+  snapshot off; for Codex idea sends it as a first message (`resumeKeepsInstructions`).
 - Codex has no way to start with a chosen session id: the daemon discovers it from the
   session file Codex writes at the first submitted message (`session.discover`).
 """
@@ -56,21 +56,32 @@ CLAUDE_CODE: dict[str, Any] = {
     },
     # The input box's prompt character, alone or followed by typed text.
     "promptReadyPattern": "(?m)^❯(?: |$)",
-    # "You've hit your limit · resets 3:40am (Europe/Paris)", "… 5-hour limit · resets 3am".
+    # Seen on its screen against a provider stub: "You've hit your limit · resets 6:57pm
+    # (UTC)", "… resets Dec 2, 10:33pm (UTC)" past a day, in the CLI's own zone; the bundle
+    # also has "5-hour", "weekly", … limits and a " · progress saved" tail. A cell is narrow
+    # and the TUI wraps at blanks: words may be split by a newline and an indent (the time
+    # parser takes any blanks in the capture).
     "rateLimitPattern": (
-        "You['’]ve hit your (?:[\\w'’-]+ )*limit(?: · resets (?P<reset>[^·\\n]*[^·\\s]))?"
+        "You['’]ve\\s+hit\\s+your\\s+(?:[\\w'’-]+\\s+){0,4}?limit(?:\\s+·\\s+resets\\s+"
+        "(?P<reset>(?:[A-Z][a-z]{2}\\s+\\d{1,2},\\s+)?\\d{1,2}(?::\\d{2})?\\s*[ap]m"
+        "(?:\\s+\\([\\w/+:.-]{1,64}\\))?))?"
     ),
     "submitSequence": "\r",
     "submitDelayMs": 60,
     # When is it free? (core.agents.state_rules; `idea agent state NAME --explain`.) Claude
     # Code puts a braille spinner in its title and "esc to interrupt" under its input box
-    # while it works, and asks before a tool runs ("Do you want to proceed?").
+    # while it works, and asks before a tool runs. Seen in a cell with permissions on
+    # (tests/agents_cli/test_real_permission.py): "Bash command", the command, "Do you want
+    # to proceed?", "❯ 1. Yes" … "4. No", then "Esc to cancel · Tab to amend" — that last
+    # line catches the question when a narrow cell wrapped it ("❯ 1. Yes" also matches the
+    # idle prompt: blocked is looked at first).
     "state": {
         "version": 1,
         "workingTitle": ["^[⠁-⣿]"],
         "workingScreen": ["esc to interrupt"],
         "blockedScreen": [
             "Do you want to (?:proceed|make this edit|create|allow)",
+            "Esc to cancel · Tab to amend",
             "I trust this folder",
         ],
         "idleScreen": ["^\\s*[│ ]?\\s*❯(?: |$)"],
@@ -96,6 +107,10 @@ CODEX: dict[str, Any] = {
         # `resume` is a subcommand: idea puts session words first.
         "resumeArgs": ["resume", "{conversationId}"],
         "idKnownAtLaunch": False,
+        # `codex resume ID` replays the developer message the session started with and
+        # ignores `-c developer_instructions` (checked with 0.171.0): idea sends the fresh
+        # context, the conversation resume first, as the resumed agent's first message.
+        "resumeKeepsInstructions": True,
         # Where the daemon finds the id after launch: Codex writes
         # $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl at the first submitted
         # message; its first line is {"type": "session_meta", "payload": {"id", "cwd", ...}}.
@@ -128,28 +143,45 @@ CODEX: dict[str, Any] = {
     },
     # The composer's prompt character: "› Ask Codex to do anything" when empty.
     "promptReadyPattern": "(?m)^›(?: |$)",
-    # "You've hit your usage limit. … or try again at 3:40 PM." (the time may carry a date:
-    # "Dec 3rd, 2026 3:40 PM"); the message wraps on narrow cells, hence [\s\S].
+    # Seen on its screen against a provider stub: "■ You’ve hit your usage limit. Upgrade to
+    # Pro (…), visit … to purchase more credits or try again at 6:58 PM." (a typographic
+    # apostrophe), "… try again at Dec 2nd, 2026 10:33 PM." past a day; local time, no zone.
+    # The message wraps over several rows of a cell, between any two words.
     "rateLimitPattern": (
-        "You['’]ve hit your usage limit(?:[\\s\\S]{0,400}?[Tt]ry again at "
-        "(?P<reset>(?:[A-Z][a-z]{2} \\d{1,2}[a-z]{0,2}, \\d{4} )?\\d{1,2}:\\d{2} ?[AP]M))?"
+        "You['’]ve\\s+hit\\s+your\\s+usage\\s+limit(?:[\\s\\S]{0,400}?[Tt]ry\\s+again\\s+at\\s+"
+        "(?P<reset>(?:[A-Z][a-z]{2}\\s+\\d{1,2}(?:st|nd|rd|th)?,\\s+\\d{4}\\s+)?"
+        "\\d{1,2}:\\d{2}\\s*[AP]M))?"
     ),
     "submitSequence": "\r",
     # Codex treats keys arriving within ~10 ms of each other as a paste, where Enter inserts
     # a newline instead of submitting; 20 ms was enough when measured, 100 leaves headroom.
     "submitDelayMs": 100,
-    # "• Working (12s • esc to interrupt)" while it works; approvals ask before commands.
+    # "• Working (12s • esc to interrupt)" while it works. With approvals on it asks
+    # (test_real_permission.py): "Would you like to run the following command?" (wrapped in a
+    # cell), "Reason: …", "$ COMMAND", "› 1. Yes, proceed (y)", "2. Yes, and don't ask again
+    # …", "3. No, and tell Codex what to do differently (esc)"; the binary also has "Would
+    # you like to make the following edits?", "… grant these permissions?" and "… send input
+    # to the existing terminal?". "Yes, proceed (y)" catches a question a narrow cell
+    # wrapped before its verb.
     "state": {
         "version": 1,
         "workingScreen": ["esc to interrupt", "^• Working"],
         "blockedScreen": [
-            "Would you like to (?:run|make|apply)",
+            "Would you like to (?:run|make|apply|grant|send)",
+            "Yes, proceed \\(y\\)",
             "Allow (?:command|Codex)",
             "Do you trust the contents",
+            # At a usage limit: "Approaching rate limits / Switch to <model> for lower credit
+            # usage?" over "› 1. Switch to <model>": not a composer (Enter switches models).
+            "Approaching rate limits",
+            "Keep current model",
         ],
         "idleScreen": ["^\\s*›(?: |$)"],
         "quietMs": 800,
     },
+    # The same dialog: a resume into the same CLI closes it first (Esc: "esc back").
+    "limitDialog": {"screen": ["Approaching rate limits", "Keep current model"],
+                    "dismiss": "\x1b"},
     "interruptSequence": "\x1b",
     "env": {},
 }

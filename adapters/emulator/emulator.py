@@ -97,6 +97,7 @@ class PyteEmulator:
             return
         try:
             self._stream.feed(text)
+            self._stream.flush_title()
         except Exception:
             # A bug must not take down the loop serving every other cell: count it, log it,
             # and continue from a clean parser state. Tests assert the count stays 0.

@@ -24,8 +24,25 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from adapters.emulator.ghostty_fixups import (
+    DEC_CPR,
+    SOFT_RESET,
+    carry_of,
+    da_requests,
+    mouse_asked,
+    needs_split,
+    pieces,
+    soft_reset,
+)
 from adapters.emulator.ghostty_lib import Binding, load
-from adapters.emulator.ghostty_rows import MAX_GRAPHEME, Style, blank_row, build_row, style_tuple
+from adapters.emulator.ghostty_rows import (
+    MAX_GRAPHEME,
+    Style,
+    blank_row,
+    build_row,
+    page_free,
+    style_tuple,
+)
 from adapters.emulator.osc import handle_osc
 from adapters.emulator.reports import MAX_REPLY_CHARS, queue_event
 from adapters.emulator.stream import MAX_STRING
@@ -41,7 +58,13 @@ from core.terminal import (
 
 _log = logging.getLogger(__name__)
 _SHAPES = {0: CursorShape.BAR, 1: CursorShape.BLOCK, 2: CursorShape.UNDERLINE}
-_PAGE_SLACK = 1024
+# libghostty-vt keeps a screen and its history in pages from a pool of one size,
+# `_PAGE_BYTES`; of a standard page, about `_PAGE_GRID` bytes hold rows (8 bytes each plus
+# 8 per cell), so its rows depend on the width. Both are checked against the library by
+# tests/adapters/emulator/test_ghostty.py (`_PAGE_GRID` errs low: fewer rows per page
+# assumed means a page more kept, never a line fewer).
+_PAGE_BYTES = 401_408
+_PAGE_GRID = 374_500
 _DEFAULT_SHAPE = 3  # BLOCK_HOLLOW: no DECSCUSR selects it, so it stands for "DECSCUSR 0"
 _MOUSE_MODES = ((1003, MouseMode.ANY), (1002, MouseMode.BUTTON), (1000, MouseMode.NORMAL),
                 (9, MouseMode.X10))
@@ -104,7 +127,6 @@ class GhosttyEmulator:
         # Scratch values reused by every call (cffi allocations are not free).
         self._view = ffi.new("GhosttyCellsView*")
         self._dirty_out = ffi.new("int*")
-        self._false = ffi.new("bool*", False)
         self._bool = ffi.new("bool*")
         self._u16 = ffi.new("uint16_t*")
         self._u32 = ffi.new("uint32_t*")
@@ -123,26 +145,44 @@ class GhosttyEmulator:
         self._key_cells_raw = lib.GHOSTTY_RENDER_STATE_ROW_DATA_CELLS_RAW
         self._key_cells = lib.GHOSTTY_RENDER_STATE_ROW_DATA_CELLS
         self._key_style = lib.GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_STYLE
+        self._key_row_id = lib.GHOSTTY_RENDER_STATE_ROW_DATA_ID
         self._row_iterator: Any = None
         self._positioned = False
-        self._raw = memoryview(b"")
+        self._raw = b""
         self._cursor = ffi.new("GhosttyRenderStateCursor*")
         self._cursor.size = ffi.sizeof("GhosttyRenderStateCursor")
         self._full = False
         self._reverse = False
         self._mouse_flags = 0
         self._mouse = MouseMode.OFF
+        self._mouse_asked: MouseMode | None = None
+        self._carry = b""
+        """The unfinished control sequence the last read ended with (`carry_of`)."""
+        self._dec_cpr = False
+        self._da_next = False
+        self._da_replies: list[int] = []
         self._scrollback = max(scrollback_lines, 0)
+        self._pages = self._max_pages = self._kept = 0
         self._alternate = lib.GHOSTTY_TERMINAL_SCREEN_ALTERNATE
         self._cols, self._rows = cols, rows
         self._rows_cache: list[Row] = [blank_row(cols)] * rows
         self._raw_rows: list[bytes] = [b""] * rows
+        # Per row, the styles its build looked up: the columns where it looked each style id
+        # up, and (style id, the style's bytes) for each; None when it holds grapheme
+        # clusters (kept in the page, not checked).
+        self._row_styles: list[_RowStyles | None] = [None] * rows
+        self._seen: list[tuple[int, int, bytes]] | None = []
+        self._page_styles: dict[tuple[int, int], bytes] = {}
+        self._checked: dict[tuple[int, tuple[tuple[int, bytes], ...]], bool] = {}
+        self._serial = -1
+        self._row_id = ffi.new("GhosttyRenderStateRowId*")
         self._unbuilt: set[int] = set()
         self._dirty: set[int] = set(range(rows))
         self._stale = True
         self._replies: list[bytes] = []
         self._reply_bytes = 0
         self._osc = _OscSink()
+        self._title_pending = False
         self._internal_errors = 0
         self._callbacks: list[Any] = []
         self._configure(scrollback_lines)
@@ -151,14 +191,7 @@ class GhosttyEmulator:
 
     def _configure(self, scrollback_lines: int) -> None:
         ffi, lib, t = self._ffi, self._lib, self._t
-        # Ghostty frees scrollback a page at a time and its byte limit is on by default: no
-        # byte limit, and a page of slack over the line limit so that at least
-        # `scrollback_lines` are kept (`history_size` shows exactly that many).
-        lines = max(scrollback_lines, 0)
-        for option, value in (("SCROLLBACK_MAX_BYTES", 1 << 40),
-                              ("SCROLLBACK_MAX_LINES", lines + _PAGE_SLACK if lines else 0)):
-            _check(lib.ghostty_terminal_set(t, getattr(lib, f"GHOSTTY_TERMINAL_OPT_{option}"),
-                                            ffi.new("size_t*", value)), option)
+        self._limit_history()
         _check(
             lib.ghostty_terminal_set(
                 t, lib.GHOSTTY_TERMINAL_OPT_DEFAULT_CURSOR_STYLE, ffi.new("int*", _DEFAULT_SHAPE)
@@ -174,6 +207,41 @@ class GhosttyEmulator:
         self._on("DEVICE_ATTRIBUTES", "GhosttyTerminalDeviceAttributesFn", self._on_da)
         self._on("SIZE", "GhosttyTerminalSizeFn", self._on_size)
         self._on("RENDER_HOLD", "GhosttyTerminalRenderHoldFn", self._on_hold)
+
+    def _limit_history(self) -> None:
+        """Bound the history by bytes, a whole number of pages: enough standard pages for
+        `scrollback_lines` below the screen, and one more (`history_size` shows exactly
+        that many; Ghostty frees whole pages, so it holds up to a page more).
+
+        Not by Ghostty's line limit: that one frees the oldest page and maps a fresh one
+        for every page of output (a page fault per 4 KiB, 3-4x the parser's own cost on a
+        scrolling log), where the byte limit reuses the oldest page in place. A page that
+        needed more room than a standard one (many distinct styles, graphemes, links) is
+        bigger, so fewer pages fit the bytes: `_grow_budget` adds a page when history was
+        cut short of the bound."""
+        lines = self._scrollback
+        rows_per_page = max(_PAGE_GRID // (8 * self._cols + 8), 1)
+        self._pages = -(-(lines + self._rows) // rows_per_page) + 1 if lines else 0
+        self._max_pages = 2 * self._pages
+        self._set_budget()
+
+    def _set_budget(self) -> None:
+        lib = self._lib
+        budget = self._pages * _PAGE_BYTES + _PAGE_BYTES // 2 if self._pages else 0
+        _check(lib.ghostty_terminal_set(self._t, lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES,
+                                        self._ffi.new("size_t*", budget)), "scrollback bytes")
+
+    def _grow_budget(self) -> None:
+        """After output: if Ghostty freed a page while the history was short of
+        `scrollback_lines` (its pages were bigger than standard ones), one page more, up
+        to twice the standard budget. A history emptied (ED 3, the alternate screen) is
+        not a page freed."""
+        kept = self._kept_history()
+        if (0 < kept < self._kept and kept < self._scrollback
+                and self._pages < self._max_pages):
+            self._pages += 1
+            self._set_budget()
+        self._kept = kept
 
     def _on(self, option: str, ctype: str, fn: Callable[..., Any]) -> None:
         ffi, lib = self._ffi, self._lib
@@ -192,17 +260,36 @@ class GhosttyEmulator:
     # -- callbacks (called from inside ghostty_terminal_vt_write) -----------------------
 
     def _on_reply(self, _t: Any, _u: Any, data: Any, length: int) -> None:
+        da, self._da_next = self._da_next, False
         if self._reply_bytes + length <= MAX_REPLY_CHARS:
-            self._replies.append(self._ffi.buffer(data, length)[:])
-            self._reply_bytes += length
+            reply = self._ffi.buffer(data, length)[:]
+            if self._dec_cpr and reply.startswith(b"\x1b["):
+                reply = b"\x1b[?" + reply[2:]
+            if da:
+                self._da_replies.append(len(self._replies))
+            self._replies.append(reply)
+            self._reply_bytes += len(reply)
+        elif da:
+            self._da_replies.append(-1)
 
     def _on_bell(self, _t: Any, _u: Any) -> None:
+        if self._title_pending:
+            self._take_title()
         self._osc.add_event(TerminalEvent(TerminalEventKind.BELL))
 
     def _on_title(self, _t: Any, _u: Any) -> None:
+        # Only the latest title matters (the event queue keeps one): it is read when the
+        # write returns, or before the next other event (so events keep their order), so
+        # a program retitling itself in a loop costs a flag per title, not a string read,
+        # a clean-up and an event each (a read of such a flood held the daemon's loop for
+        # 30-60 ms).
+        self._title_pending = True
+
+    def _take_title(self) -> None:
+        self._title_pending = False
         title = self._get_string("TITLE")
-        if title is not None:
-            self._handle_osc("2", title)
+        if title is not None and len(title) <= MAX_STRING:
+            handle_osc(self._osc, f"2;{title}")
 
     def _on_pwd(self, _t: Any, _u: Any) -> None:
         pwd = self._get_string("PWD")
@@ -231,6 +318,7 @@ class GhosttyEmulator:
             return
 
     def _on_da(self, _t: Any, _u: Any, out: Any) -> bool:
+        self._da_next = True  # the next reply answers it (see `_drop_da_with_parameters`)
         # As tmux (and pyte's backend) answer: DA1 `CSI ? 1 ; 2 c`, DA2 `CSI > 84 ; 0 ; 0 c`.
         out.primary.conformance_level = 1
         out.primary.features[0] = 2
@@ -266,6 +354,8 @@ class GhosttyEmulator:
         return self._text(self._string)
 
     def _handle_osc(self, code: str, rest: str) -> None:
+        if self._title_pending:
+            self._take_title()
         if len(rest) <= MAX_STRING:
             handle_osc(self._osc, f"{code};{rest}")
 
@@ -304,8 +394,10 @@ class GhosttyEmulator:
         """The mouse mode the program set last (Ghostty keeps a flag per DECSET mode but
         one tracking mode, like xterm: any reset turns tracking off)."""
         if not self._get_bool("MOUSE_TRACKING"):
-            self._mouse_flags, self._mouse = 0, MouseMode.OFF
+            self._mouse_flags, self._mouse, self._mouse_asked = 0, MouseMode.OFF, None
             return MouseMode.OFF
+        if self._mouse_asked is not None:  # seen in the reads (xterm's rule, `ghostty_fixups`)
+            return self._mouse_asked
         flags = sum(1 << index for index, (code, _) in enumerate(_MOUSE_MODES)
                     if self._mode_set(code))
         new = flags & ~self._mouse_flags
@@ -334,8 +426,49 @@ class GhosttyEmulator:
             # DEL is ignored in every parser state (DEC STD 070, tmux, pyte's backend);
             # Ghostty prints it as a glyph. The byte never occurs inside UTF-8 sequences.
             data = data.replace(b"\x7f", b"")
-        self._lib.ghostty_terminal_vt_write(self._t, data, len(data))
+        # The fixups look at this read with the previous one's unfinished sequence in
+        # front: a request cut between two reads is corrected as one that is not.
+        carry = self._carry
+        scanned = carry + data if carry else data
+        self._carry = carry_of(scanned)  # a sequence may be cut more than once
+        self._mouse_asked = mouse_asked(scanned, self._mouse_asked)
+        write, terminal = self._lib.ghostty_terminal_vt_write, self._t
+        if not needs_split(scanned):
+            write(terminal, data, len(data))
+        else:
+            for piece, fixed in pieces(data, carry):
+                write(terminal, piece, len(piece))
+                if fixed == SOFT_RESET:
+                    reset = soft_reset(self._get_int("CURSOR_X"), self._get_int("CURSOR_Y"))
+                    write(terminal, reset, len(reset))
+                elif fixed == DEC_CPR:
+                    self._dec_cpr = True  # the reply to this CSI 6 n gets its "?"
+                    write(terminal, b"\x1b[6n", 4)
+                    self._dec_cpr = False
+        if self._title_pending:
+            try:
+                self._take_title()
+            except Exception as exc:  # as in a callback: counted, and the screen goes on
+                self._on_callback_error(type(exc), exc, exc.__traceback__)
+        if self._da_replies:
+            self._drop_da_with_parameters(scanned)
+        if self._pages < self._max_pages:
+            self._grow_budget()
         self._stale, self._same_pages = True, False
+
+    def _drop_da_with_parameters(self, data: bytes) -> None:
+        """xterm ignores DA1/DA2/DA3 with a non-zero parameter; Ghostty answers them. The
+        requests of this read (a request cut between reads is in it whole, the previous read's
+        carry in front) are paired with the replies made to them, in order; should the
+        counts differ, the pairing is unknown and nothing is dropped."""
+        indexes, self._da_replies = self._da_replies, []
+        requests = da_requests(data)
+        if len(requests) != len(indexes):
+            return
+        for answered, index in zip(requests, indexes, strict=True):
+            if not answered and index >= 0:
+                self._reply_bytes -= len(self._replies[index])
+                self._replies[index] = b""
 
     def resize(self, cols: int, rows: int) -> None:
         cols, rows = _clamp(cols), _clamp(rows)
@@ -344,8 +477,11 @@ class GhosttyEmulator:
         self._sync()
         _check(self._lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16), "resize")
         self._cols, self._rows = cols, rows
+        self._limit_history()
+        self._kept = self._kept_history()  # reflow moves lines in or out: not a page freed
         self._rows_cache = [blank_row(cols)] * rows
         self._raw_rows = [b""] * rows
+        self._row_styles = [None] * rows
         self._unbuilt = set()
         self._dirty = set(range(rows))
         self._stale = self._full = True
@@ -418,7 +554,7 @@ class GhosttyEmulator:
                 scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_ROW
                 scroll.value[0] = top
                 scroll_viewport(self._t, scroll[0])
-                _check(lib.ghostty_render_state_update(self._state, self._t), "render_state")
+                self._update()
                 want = min(stop - top, self._rows)
                 rows.extend(self._read_rows(want))
         finally:
@@ -460,12 +596,12 @@ class GhosttyEmulator:
         `take_dirty` (after every PTY read) only notes them (`build=False`): a changed row
         whose raw cells are what they were when it was last built is not reported, the
         others are reported and built later, once, by `render_row` (at the frame rate,
-        not once per 16 KiB read: a `cat` flood reads many times per frame).
+        not once per read: a `cat` flood reads many times per frame).
         """
         lib = self._lib
         if self._stale:
             self._stale = False
-            _check(lib.ghostty_render_state_update(self._state, self._t), "render_state_update")
+            self._update()
             lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_DIRTY,
                                          self._dirty_out)
             reverse = self._mode_set(5)
@@ -479,69 +615,123 @@ class GhosttyEmulator:
                 same_pages = self._full and self._same_pages and not flipped
                 self._full = self._same_pages = False
                 self._pass(full, build, same_pages)
-                lib.ghostty_render_state_set(self._state, lib.GHOSTTY_RENDER_STATE_OPTION_DIRTY,
-                                             self._dirty_out_false())
+                lib.ghostty_render_state_clean(self._state)
                 return
         if build and self._unbuilt:
-            self._pass(False, True)
+            self._build_noted()
 
     _same_pages = False
 
-    def _dirty_out_false(self) -> Any:
-        self._dirty_out[0] = self._lib.GHOSTTY_RENDER_STATE_DIRTY_FALSE
-        return self._dirty_out
+    def _update(self) -> None:
+        _check(self._lib.ghostty_render_state_update(self._state, self._t), "render_state_update")
+        self._page_styles.clear()  # style ids may mean other styles now
+        self._checked.clear()
 
-    def _pass(self, full: bool, build: bool, same_pages: bool = False) -> None:
-        """One walk over the render state's rows: the changed ones (all when `full`) and the
-        ones noted but not built yet."""
+    def _rows_iterator(self) -> Any:
         lib = self._lib
-        iterator = self._iterator_box[0]
         _check(lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_ROW_ITERATOR,
                                             self._iterator_box), "row iterator")
-        row_get, row_set = self._row_get, lib.ghostty_render_state_row_set
-        is_dirty, view, ffi = self._bool, self._view, self._ffi
+        return self._iterator_box[0]
+
+    def _pass(self, full: bool, build: bool, same_pages: bool = False) -> None:
+        """One walk over the render state's rows after an update: the changed ones (all
+        when `full`), and, when building, the ones noted but not built yet."""
+        lib = self._lib
+        iterator = self._rows_iterator()
+        rows = len(self._rows_cache)
+        visit = self._visit
+        if not full and not (build and self._unbuilt):
+            # Ghostty skips the unchanged rows itself: a repaint of a few lines costs a few.
+            at = self._u16
+            next_dirty = lib.ghostty_render_state_row_iterator_next_dirty
+            while next_dirty(iterator, at) and at[0] < rows:
+                visit(iterator, at[0], True, build, same_pages)
+            return
+        row_get, is_dirty = self._row_get, self._bool
         key_dirty = lib.GHOSTTY_RENDER_STATE_ROW_DATA_DIRTY
-        unset = lib.GHOSTTY_RENDER_STATE_ROW_OPTION_DIRTY
-        cache, raws, unbuilt, dirty = self._rows_cache, self._raw_rows, self._unbuilt, self._dirty
-        rows, y = len(cache), 0
-        while y < rows and lib.ghostty_render_state_row_iterator_next(iterator):
+        unbuilt = self._unbuilt
+        next_row = lib.ghostty_render_state_row_iterator_next
+        y = 0
+        while y < rows and next_row(iterator):
             changed = full
             if not changed:
                 row_get(iterator, key_dirty, is_dirty)
                 changed = bool(is_dirty[0])
             if changed or (build and y in unbuilt):
-                if changed:
-                    row_set(iterator, unset, self._false)
-                _check(row_get(iterator, self._key_cells_raw, view), "row cells")
-                raw = ffi.buffer(view.ptr, view.len * 8)[:]
-                if (changed and raw == raws[y] and (y not in unbuilt or not build)
-                        and (same_pages or not full or _page_free(raw))):
-                    pass  # rewritten with the same cells: nothing to show again
-                elif build:
-                    row = self._build(iterator, raw)
-                    if cache[y] != row:
-                        cache[y] = row
-                        if y not in unbuilt:
-                            dirty.add(y)
-                    raws[y] = raw
-                    unbuilt.discard(y)
-                else:  # noted now, built once when a frame shows it
-                    unbuilt.add(y)
-                    dirty.add(y)
-                    raws[y] = raw
+                visit(iterator, y, changed, build, same_pages)
             y += 1
 
+    def _build_noted(self) -> None:
+        """Build the rows `take_dirty` noted (nothing changed since: no update)."""
+        iterator = self._rows_iterator()
+        unbuilt = self._unbuilt
+        last = min(max(unbuilt), len(self._rows_cache) - 1)
+        next_row = self._lib.ghostty_render_state_row_iterator_next
+        y = 0
+        while y <= last and next_row(iterator):
+            if y in unbuilt:
+                self._visit(iterator, y, False, True)
+            y += 1
+        unbuilt.clear()  # rows past the screen (it shrank meanwhile) are gone
+
+    def _visit(self, iterator: Any, y: int, changed: bool, build: bool,
+               same_pages: bool = False) -> None:
+        """Row y, changed or noted before: skipped if it shows what it showed, else built
+        (`build`) or noted to be built once a frame needs it."""
+        view, raws, unbuilt = self._view, self._raw_rows, self._unbuilt
+        _check(self._row_get(iterator, self._key_cells_raw, view), "row cells")
+        raw = self._ffi.buffer(view.ptr, view.len * 8)[:]
+        if (changed and raw == raws[y] and (y not in unbuilt or not build)
+                and (same_pages or page_free(raw) or self._same_styles(iterator, y))):
+            return  # rewritten with the same cells: nothing to show again
+        if build:
+            row = self._build(iterator, raw)
+            cache = self._rows_cache
+            if cache[y] != row:
+                cache[y] = row
+                if y not in unbuilt:
+                    self._dirty.add(y)
+            raws[y] = raw
+            self._row_styles[y] = _row_styles(self._seen)
+            unbuilt.discard(y)
+        else:  # noted now, built once when a frame shows it
+            unbuilt.add(y)
+            self._dirty.add(y)
+            raws[y] = raw
+
     def _build(self, iterator: Any, raw: bytes) -> Row:
-        cells = memoryview(raw).cast("Q")
-        self._row_iterator, self._positioned, self._raw = iterator, False, cells
-        return build_row(cells, self._style_at, self._grapheme_at, self._reverse)
+        self._row_iterator, self._positioned, self._serial, self._raw = iterator, False, -1, raw
+        self._seen = []
+        return build_row(raw, self._style_at, self._grapheme_at, self._reverse)
+
+    def _same_styles(self, iterator: Any, y: int) -> bool:
+        """Row y's style ids still mean the styles its build saw. Equal raw cells are not
+        enough: an id freed (its cells erased) is given to the next new style, so a line
+        redrawn in another colour can come back with the very same raw cells."""
+        seen = self._row_styles[y]
+        if seen is None:
+            return False
+        columns, styles = seen
+        if not styles:
+            return True
+        _check(self._row_get(iterator, self._key_row_id, self._row_id), "row id")
+        serial = self._row_id.bits[0]
+        # Rows of a page repainted alike (an agent's whole screen, every frame) hold the
+        # same ids and styles: checked once per update.
+        key = (serial, styles)
+        same = self._checked.get(key)
+        if same is None:
+            self._row_iterator, self._positioned, self._serial = iterator, False, serial
+            style_data = self._style_data
+            same = self._checked[key] = all(
+                style_data(x, style_id) == data
+                for x, (style_id, data) in zip(columns, styles, strict=True))
+        return same
 
     def _read_rows(self, count: int) -> list[Row]:
         """The first `count` rows of the render state (for scrollback reads)."""
         lib = self._lib
-        iterator = self._iterator_box[0]
-        _check(lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_ROW_ITERATOR,
-                                            self._iterator_box), "row iterator")
+        iterator = self._rows_iterator()
         rows: list[Row] = []
         while len(rows) < count and lib.ghostty_render_state_row_iterator_next(iterator):
             rows.append(self._read_row(iterator, False))
@@ -550,8 +740,8 @@ class GhosttyEmulator:
     def _read_row(self, iterator: Any, reverse: bool) -> Row:
         view = self._view
         _check(self._row_get(iterator, self._key_cells_raw, view), "row cells")
-        raw = memoryview(self._ffi.buffer(view.ptr, view.len * 8)[:]).cast("Q")
-        self._row_iterator, self._positioned, self._raw = iterator, False, raw
+        raw = self._ffi.buffer(view.ptr, view.len * 8)[:]
+        self._row_iterator, self._positioned, self._serial, self._raw = iterator, False, -1, raw
         return build_row(raw, self._style_at, self._grapheme_at, reverse)
 
     def _row_cells(self) -> Any:
@@ -562,21 +752,45 @@ class GhosttyEmulator:
             self._positioned = True
         return self._cells_box[0]
 
-    def _style_at(self, x: int) -> Style:
-        cells = self._row_cells()
-        self._cell_select(cells, x)
-        if self._cell_get(cells, self._key_style, self._style):
+    def _style_data(self, x: int, key: int) -> bytes | None:
+        """The bytes of the style with id `key` (the cell at column x has it) on the row
+        being read, or None if Ghostty has none for the cell.
+
+        A style id means something only in its page, and only until its last cell is
+        erased, but within one render-state update it means one style: rows of one page
+        share the lookup (`_page_styles`, emptied at each update). The page is the first
+        word of the row's id (its page's serial; the second is its row in the page)."""
+        serial = self._serial
+        if serial < 0:
+            _check(self._row_get(self._row_iterator, self._key_row_id, self._row_id), "row id")
+            serial = self._serial = self._row_id.bits[0]
+        data = self._page_styles.get((serial, key))
+        if data is None:
+            cells = self._row_cells()
+            self._cell_select(cells, x)
+            if self._cell_get(cells, self._key_style, self._style):
+                return None
+            data = self._page_styles[(serial, key)] = self._style_bytes[:]
+        return data
+
+    def _style_at(self, x: int, key: int) -> Style:
+        data = self._style_data(x, key)
+        if data is None:
+            self._seen = None  # not checkable: the row is built again next time
             return (-1, -1, 0)
+        if self._seen is not None:
+            self._seen.append((x, key, data))
         # Rows repeat a few styles: convert each distinct one once (keyed by its bytes).
-        key = self._style_bytes[:]
-        style = self._styles.get(key)
+        style = self._styles.get(data)
         if style is None:
             if len(self._styles) > 4096:
                 self._styles.clear()
-            style = self._styles[key] = style_tuple(self._lib, self._style)
+            self._style_bytes[:] = data
+            style = self._styles[data] = style_tuple(self._lib, self._style)
         return style
 
     def _grapheme_at(self, x: int) -> str:
+        self._seen = None  # a row with clusters is always built again (see `_row_styles`)
         lib = self._lib
         cells = self._row_cells()
         self._cell_select(cells, x)
@@ -585,7 +799,8 @@ class GhosttyEmulator:
         if length == 0:
             return " "
         if length > MAX_GRAPHEME:
-            return chr((self._raw[x] >> 2) & 0x1FFFFF) or " "
+            cell = int.from_bytes(self._raw[8 * x:8 * x + 8], "little")
+            return chr((cell >> 2) & 0x1FFFFF) or " "
         self._cell_get(cells, lib.GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_BUF,
                        self._graphemes)
         return "".join(chr(self._graphemes[i]) for i in range(length))
@@ -618,13 +833,13 @@ class GhosttyEmulator:
         return bool(self._bool[0])
 
 
-_PAGE_BOUND = (0xFFFF << 26) | 3 | (1 << 45)  # a style id, a grapheme or colour, a link
+_RowStyles = tuple[tuple[int, ...], tuple[tuple[int, bytes], ...]]
 
 
-def _page_free(raw: bytes) -> bool:
-    """No cell refers to anything kept in its page (styles, graphemes, hyperlinks): the same
-    raw cells mean the same row wherever the row now lies."""
-    return not any([cell & _PAGE_BOUND for cell in memoryview(raw).cast("Q")])
+def _row_styles(seen: list[tuple[int, int, bytes]] | None) -> _RowStyles | None:
+    if seen is None:
+        return None
+    return tuple(x for x, _, _ in seen), tuple((key, data) for _, key, data in seen)
 
 
 def _clamp(size: int) -> int:

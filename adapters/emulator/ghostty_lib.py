@@ -88,6 +88,7 @@ typedef struct {
   int visual_style;
 } GhosttyRenderStateCursor;
 typedef struct { int tag; uint64_t value[2]; } IdeaScrollViewportS;
+typedef struct { uint64_t bits[2]; } GhosttyRenderStateRowId;
 
 typedef void (*GhosttyTerminalBellFn)(GhosttyTerminal, void*);
 typedef void (*GhosttyTerminalClipboardWriteFn)(GhosttyTerminal, void*,
@@ -116,13 +117,14 @@ void ghostty_render_state_free(GhosttyRenderState state);
 int ghostty_render_state_update(GhosttyRenderState state, GhosttyTerminal terminal);
 int ghostty_render_state_get(GhosttyRenderState state, int data, void* out);
 int ghostty_render_state_set(GhosttyRenderState state, int option, const void* value);
+int ghostty_render_state_clean(GhosttyRenderState state);
 int ghostty_render_state_row_iterator_new(const void* allocator,
     GhosttyRenderStateRowIterator* out);
 void ghostty_render_state_row_iterator_free(GhosttyRenderStateRowIterator iterator);
 bool ghostty_render_state_row_iterator_next(GhosttyRenderStateRowIterator iterator);
+bool ghostty_render_state_row_iterator_next_dirty(GhosttyRenderStateRowIterator iterator,
+    uint16_t* out_y);
 int ghostty_render_state_row_get(GhosttyRenderStateRowIterator iterator, int data, void* out);
-int ghostty_render_state_row_set(GhosttyRenderStateRowIterator iterator, int option,
-    const void* value);
 int ghostty_render_state_row_cells_new(const void* allocator, GhosttyRenderStateRowCells* out);
 int ghostty_render_state_row_cells_select(GhosttyRenderStateRowCells cells, uint16_t x);
 int ghostty_render_state_row_cells_get(GhosttyRenderStateRowCells cells, int data, void* out);
@@ -157,11 +159,10 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 #define GHOSTTY_RENDER_STATE_DATA_CURSOR 18
 #define GHOSTTY_RENDER_STATE_DIRTY_FALSE 0
 #define GHOSTTY_RENDER_STATE_DIRTY_FULL 2
-#define GHOSTTY_RENDER_STATE_OPTION_DIRTY 0
 #define GHOSTTY_RENDER_STATE_ROW_DATA_DIRTY 1
 #define GHOSTTY_RENDER_STATE_ROW_DATA_CELLS 3
 #define GHOSTTY_RENDER_STATE_ROW_DATA_CELLS_RAW 5
-#define GHOSTTY_RENDER_STATE_ROW_OPTION_DIRTY 0
+#define GHOSTTY_RENDER_STATE_ROW_DATA_ID 7
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_STYLE 2
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_LEN 3
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_BUF 4

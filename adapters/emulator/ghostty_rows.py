@@ -16,7 +16,6 @@ never cached across rows.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import groupby
@@ -29,6 +28,10 @@ from core.terminal import DEFAULT_COLOR, TRUECOLOR_FLAG, Attr, Row, Run
 Style = tuple[int, int, int]
 PLAIN: Style = (DEFAULT_COLOR, DEFAULT_COLOR, 0)
 _BG_KEY = 1 << 30
+_KEY_BITS = (1 << 42) - 1  # a cell's style id (bits 26-41), or a colour-only cell's colour
+# A wide character's right half while a row is cut into runs by cells: a surrogate, which
+# no cell ever holds, removed from each run's text afterwards.
+_TAIL = "\ud800"
 _SPECIAL = (3 << 42) | 3  # a width other than narrow, or content other than a code point
 _REVERSE = int(Attr.REVERSE)
 _UNDERLINES = (
@@ -89,23 +92,185 @@ def bg_style(raw: int) -> Style:
     return (DEFAULT_COLOR, TRUECOLOR_FLAG | (red << 16) | (green << 8) | blue, 0)
 
 
+@lru_cache(maxsize=64)
+def _masks(count: int) -> tuple[int, int, int, int, int, int]:
+    """Per-row bit masks for `count` cells (a row as one integer, cell x at bits 64x..).
+
+    `(special, non_ascii, wide_cp, cp21, key16, unit)`: a width or content other than a
+    narrow code point; a code point of 128 or more; one of 256 or more; the code point
+    field; the style id field (shifted down to bit 0); 1 in every cell's lowest bit.
+    """
+    unit = sum(1 << (64 * x) for x in range(count))
+    return (
+        unit * _SPECIAL,
+        unit * (0x1FFF80 << 2),
+        unit * (0x1FFF00 << 2),
+        unit * 0x1FFFFF,
+        unit * 0xFFFF,
+        unit,
+    )
+
+
 def build_row(
-    cells: memoryview,
-    style_at: Callable[[int], Style],
+    raw: bytes,
+    style_at: Callable[[int, int], Style],
     grapheme_at: Callable[[int], str],
     reverse: bool = False,
 ) -> Row:
     """The runs of one row.
 
     Args:
-        cells: The row's raw cells (`memoryview` cast to `Q`).
-        style_at: The style of the cell at column x (called once per distinct style id).
+        raw: The row's raw cells (8 bytes each, little-endian, as the render state gives).
+        style_at: The style of the cell at column x, whose style id is given (called once
+            per distinct style id).
         grapheme_at: The whole cluster of the cell at column x (content tag 1).
         reverse: DECSCNM (reverse video) is on: every run's REVERSE bit flips, as pyte's
             backend does.
+
+    The common row (every cell narrow, holding a code point or nothing) is decoded with a
+    handful of whole-row operations on the row as one integer, never a Python step per
+    cell: a 120-column row costs a few microseconds plus one step per run.
     """
-    if not any([raw & _SPECIAL for raw in cells]):
-        return _simple_row(cells, style_at, reverse)
+    count = len(raw) // 8
+    if not count:
+        return ()
+    special, non_ascii, wide_cp, cp21, key16, unit = _masks(count)
+    whole = int.from_bytes(raw, "little")
+    if whole & special:
+        return _special_row(raw, whole, style_at, grapheme_at, reverse)
+    codes = ((whole >> 2) & cp21).to_bytes(len(raw), "little")
+    if not whole & non_ascii:
+        text = codes[::8].decode("ascii").replace("\0", " ")
+    else:
+        text = (memoryview(codes).cast("I")[::2].tobytes()
+                .decode("utf-32-le", "replace").replace("\0", " "))
+        if whole & wide_cp and not all(map(_one_cell, set(text))):
+            # A character wcwidth does not call one cell wide in a narrow cell: text made
+            # to measure per cell (slicing below stays per cell: one string per cell).
+            return _fitted_row(memoryview(raw).cast("Q"), text, style_at, reverse)
+    keys = (whole >> 26) & key16
+    first = keys & 0xFFFF
+    if keys == first * unit:
+        fg, bg, attrs = style_at(0, first) if first else PLAIN
+        return ((text, fg, bg, attrs ^ _REVERSE if reverse else attrs),)
+    # Where the style id changes: cell x differs from cell x + 1, folded to one bit per
+    # cell, one byte per cell (the last cell never starts a new run).
+    change = (keys ^ (keys >> 64)) & (key16 >> 64)
+    change |= change >> 8
+    change |= change >> 4
+    change |= change >> 2
+    change |= change >> 1
+    ends = (change & unit).to_bytes(len(raw), "little")[::8]
+    ids = memoryview(keys.to_bytes(len(raw), "little")).cast("H")  # cell x's id at 4x
+    runs: list[Run] = []
+    styles: dict[int, Style] = {0: PLAIN}
+    start = 0
+    find = ends.find
+    last: Style | None = None
+    while start < count:
+        end = find(1, start) + 1 or count
+        key = ids[4 * start]
+        style = styles.get(key)
+        if style is None:
+            style = styles[key] = style_at(start, key)
+        if style == last:  # two ids holding equal styles: one run
+            previous = runs[-1]
+            runs[-1] = (previous[0] + text[start:end], *previous[1:])
+        else:
+            fg, bg, attrs = last = style
+            runs.append((text[start:end], fg, bg, attrs ^ _REVERSE if reverse else attrs))
+        start = end
+    return tuple(runs)
+
+
+def _decode(codes: int, size: int) -> str:
+    """Code points at bits 64x.. of `codes` as text, one character per cell."""
+    return (memoryview(codes.to_bytes(size, "little")).cast("I")[::2].tobytes()
+            .decode("utf-32-le", "surrogatepass"))
+
+
+def _special_row(
+    raw: bytes,
+    whole: int,
+    style_at: Callable[[int, int], Style],
+    grapheme_at: Callable[[int], str],
+    reverse: bool,
+) -> Row:
+    """`build_row` for a row with wide characters or colour-only cells (erased with a
+    background colour), still with whole-row operations: a wide character's right half
+    stands as `_TAIL` while runs are cut, a colour-only cell is a blank whose run key is its
+    colour. Rows with grapheme clusters, or characters whose width wcwidth sees otherwise
+    than Ghostty, take the per-cell path."""
+    size = len(raw)
+    count = size // 8
+    _special, _non_ascii, wide_cp, cp21, _key16, unit = _masks(count)
+    colour_only = (whole >> 1) & unit  # content tag 2 or 3
+    if whole & ~(whole >> 1) & unit:  # content tag 1: a grapheme cluster
+        return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)
+    high, low = (whole >> 43) & unit, (whole >> 42) & unit
+    heads, tails = low & ~high, high & ~low
+    cps = ((whole >> 2) & cp21 & ~((colour_only | tails) * 0x1FFFFF)) | tails * 0xD800
+    text = _decode(cps, size)
+    if heads:
+        head_field = heads * 0x1FFFFF
+        wide = set(_decode(cps & head_field, size))
+        narrow = set(_decode(cps & ~head_field, size))
+        wide.discard("\0")
+        if not all(map(_two_cells, wide)):
+            return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)
+    else:
+        narrow = set(text)
+    if whole & wide_cp:
+        narrow.difference_update(("\0", _TAIL))
+        if not all(map(_one_cell, narrow)):
+            return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)
+    text = text.replace("\0", " ")
+    keys = whole & (unit * (0xFFFF << 26) | colour_only * 0x3FFFFFF)
+    first = keys & _KEY_BITS
+    if keys == first * unit:
+        fg, bg, attrs = (bg_style(first) if first & 2 else style_at(0, first >> 26) if first
+                         else PLAIN)
+        return ((text.replace(_TAIL, "") if tails else text, fg, bg,
+                 attrs ^ _REVERSE if reverse else attrs),)
+    change = (keys ^ (keys >> 64)) & ((unit * _KEY_BITS) >> 64)
+    change |= change >> 32
+    change |= change >> 16
+    change |= change >> 8
+    change |= change >> 4
+    change |= change >> 2
+    change |= change >> 1
+    ends = (change & unit).to_bytes(size, "little")[::8]
+    cell_keys = memoryview(keys.to_bytes(size, "little")).cast("Q")
+    runs: list[Run] = []
+    styles: dict[int, Style] = {0: PLAIN}
+    start = 0
+    find = ends.find
+    last: Style | None = None
+    while start < count:
+        end = find(1, start) + 1 or count
+        key = cell_keys[start]
+        style = styles.get(key)
+        if style is None:
+            style = styles[key] = bg_style(key) if key & 2 else style_at(start, key >> 26)
+        piece = text[start:end].replace(_TAIL, "") if tails else text[start:end]
+        if style == last:
+            previous = runs[-1]
+            runs[-1] = (previous[0] + piece, *previous[1:])
+        else:
+            fg, bg, attrs = last = style
+            runs.append((piece, fg, bg, attrs ^ _REVERSE if reverse else attrs))
+        start = end
+    return tuple(runs)
+
+
+def _complex_row(
+    cells: memoryview,
+    style_at: Callable[[int, int], Style],
+    grapheme_at: Callable[[int], str],
+    reverse: bool,
+) -> Row:
+    """`build_row` for a row with wide characters, grapheme clusters or colour-only cells:
+    a step per cell."""
     keys: list[int] = []
     chars: list[str] = []
     xs: list[int] = []
@@ -141,39 +306,10 @@ def build_row(
             end += 1
         style = styles.get(key)
         if style is None:
-            style = bg_style(key) if key & _BG_KEY else style_at(xs[start])
+            style = bg_style(key) if key & _BG_KEY else style_at(xs[start], key)
             styles[key] = style
         fg, bg, attrs = style
         runs.append(("".join(chars[start:end]), fg, bg, attrs ^ _REVERSE if reverse else attrs))
-        start = end
-    return _merge(runs)
-
-
-def _simple_row(cells: memoryview, style_at: Callable[[int], Style], reverse: bool) -> Row:
-    """`build_row` for the common row: every cell narrow and holding a code point (or
-    nothing). The text is decoded in one go (code points as UTF-32), the runs are found on
-    the style ids."""
-    codes = array("I", [(raw >> 2) & 0x1FFFFF for raw in cells])
-    text = codes.tobytes().decode("utf-32-le", "replace").replace("\0", " ")
-    if codes and max(codes) >= 0x300 and not all(map(_one_cell, text)):
-        # A character wcwidth does not call one cell wide in a narrow cell: text made to
-        # measure per cell (slicing below stays per cell: one string per cell).
-        return _fitted_row(cells, text, style_at, reverse)
-    keys = [(raw >> 26) & 0xFFFF for raw in cells]
-    first = keys[0] if keys else 0
-    if keys.count(first) == len(keys):
-        fg, bg, attrs = style_at(0) if first else PLAIN
-        return ((text, fg, bg, attrs ^ _REVERSE if reverse else attrs),)
-    runs: list[Run] = []
-    styles: dict[int, Style] = {0: PLAIN}
-    start = 0
-    for key, group in groupby(keys):
-        end = start + len(list(group))
-        style = styles.get(key)
-        if style is None:
-            style = styles[key] = style_at(start)
-        fg, bg, attrs = style
-        runs.append((text[start:end], fg, bg, attrs ^ _REVERSE if reverse else attrs))
         start = end
     return _merge(runs)
 
@@ -183,7 +319,12 @@ def _one_cell(char: str) -> bool:
     return wcwidth(char) == 1
 
 
-def _fitted_row(cells: memoryview, text: str, style_at: Callable[[int], Style],
+@lru_cache(maxsize=4096)
+def _two_cells(char: str) -> bool:
+    return wcwidth(char) == 2
+
+
+def _fitted_row(cells: memoryview, text: str, style_at: Callable[[int, int], Style],
                 reverse: bool) -> Row:
     chars = [char if _one_cell(char) else fit(char, 1) for char in text]
     keys = [(raw >> 26) & 0xFFFF for raw in cells]
@@ -194,7 +335,7 @@ def _fitted_row(cells: memoryview, text: str, style_at: Callable[[int], Style],
         end = start + len(list(group))
         style = styles.get(key)
         if style is None:
-            style = styles[key] = style_at(start)
+            style = styles[key] = style_at(start, key)
         fg, bg, attrs = style
         runs.append(("".join(chars[start:end]), fg, bg, attrs ^ _REVERSE if reverse else attrs))
         start = end
@@ -241,6 +382,20 @@ def _merge(runs: list[Run]) -> Row:
         else:
             merged.append(run)
     return tuple(merged)
+
+
+_PAGE_BOUND = (0xFFFF << 26) | 3 | (1 << 45)  # a style id, a grapheme or colour, a link
+
+
+def page_free(raw: bytes) -> bool:
+    """No cell refers to anything kept in its page (styles, graphemes, hyperlinks): the same
+    raw cells mean the same row wherever the row now lies."""
+    return not int.from_bytes(raw, "little") & _page_bound(len(raw) // 8)
+
+
+@lru_cache(maxsize=64)
+def _page_bound(count: int) -> int:
+    return _masks(count)[5] * _PAGE_BOUND
 
 
 def blank_row(cols: int) -> Row:

@@ -58,6 +58,10 @@ _OSC_END = re.compile(r"[\x07\x1b]")
 _DCS_END = re.compile(r"\x1b")
 
 
+_TITLE_CODES = ("0;", "2;")
+"""OSC payloads that set the title (`flush_title` applies the latest)."""
+
+
 class IdeaStream:
     """Parses decoded text and drives an `IdeaScreen`."""
 
@@ -69,6 +73,8 @@ class IdeaStream:
         self._string_parts: list[str] = []
         self._string_len = 0
         self._string_esc = False
+        self._title: str | None = None
+        """The latest title OSC (0 or 2) of this feed, applied by `flush_title`."""
         self._csi_cache: dict[str, Callable[[], None]] = {}
         s = screen
         noop = NOOP[0]
@@ -108,6 +114,17 @@ class IdeaStream:
         self._string_parts = []
         self._string_len = 0
         self._string_esc = False
+        self._title = None
+
+    def flush_title(self) -> None:
+        """Apply the latest title the output set. Only the latest one matters (the event
+        queue keeps one), so a program retitling itself in a loop costs one title per feed,
+        not a clean-up and an event per title (such a flood held the daemon's loop for tens
+        of milliseconds a read). Called at the end of each feed, and before anything that
+        could be ordered after the title (another OSC, a reset)."""
+        if self._title is not None:
+            title, self._title = self._title, None
+            handle_osc(self.screen, title)
 
     def feed(self, data: str) -> None:
         if self._string_kind is not None:
@@ -151,7 +168,11 @@ class IdeaStream:
             elif kind == 9:
                 payload = match.group(10)
                 if len(payload) <= MAX_STRING:
-                    handle_osc(screen, payload)
+                    if payload[:2] in _TITLE_CODES:
+                        self._title = payload
+                    else:
+                        self.flush_title()
+                        handle_osc(screen, payload)
             elif kind == 14:
                 self._esc(match.group(15), match.group(16) or match.group(17))
             elif kind == 12:
@@ -212,6 +233,7 @@ class IdeaStream:
             screen.define_charset(final, inter)
 
     def _reset(self) -> None:
+        self.flush_title()
         self.screen.reset()
 
     def _keypad_on(self) -> None:
@@ -252,6 +274,7 @@ class IdeaStream:
 
     def _finish_string(self) -> None:
         if self._string_kind == "]" and self._string_len <= MAX_STRING:
+            self.flush_title()
             handle_osc(self.screen, "".join(self._string_parts))
         self._string_kind = None
         self._string_parts = []

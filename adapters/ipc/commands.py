@@ -1,5 +1,9 @@
 """The parameters of every daemon command, as msgspec Structs shared by both ends.
 
+The Structs of projects, windows and pages (`params_workspace.py`), of agents, personas,
+templates and profiles (`params_agents.py`) and of further areas live in their own modules,
+re-exported here so that handlers name them all as `rpc.<Name>`.
+
 A `Request` carries a command's name and its parameters as a map; the daemon decodes the map
 into the command's Struct before its handler runs (`decode_params`), so a handler gets typed
 values (mypy checks it against the Struct) and a malformed request is refused with a message
@@ -12,21 +16,52 @@ does not know yet.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import msgspec
-from msgspec import inspect as mi
 
-
-class Params(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Base of every command's parameters."""
-
-
-class NoParams(Params, kw_only=True):
-    pass
-
-
-P = TypeVar("P", bound=Params)
+# The base names, re-exported: handlers and clients use them as rpc.<name>.
+from adapters.ipc.params import Answer as Answer
+from adapters.ipc.params import BadParams as BadParams
+from adapters.ipc.params import NoParams as NoParams
+from adapters.ipc.params import Nothing as Nothing
+from adapters.ipc.params import P as P
+from adapters.ipc.params import Params as Params
+from adapters.ipc.params import decode_params as decode_params
+from adapters.ipc.params_agents import AGENT_PARAMS
+from adapters.ipc.params_agents import AgentForceParams as AgentForceParams
+from adapters.ipc.params_agents import AgentLaunchParams as AgentLaunchParams
+from adapters.ipc.params_agents import AgentNewParams as AgentNewParams
+from adapters.ipc.params_agents import AgentParams as AgentParams
+from adapters.ipc.params_agents import AgentProfileParams as AgentProfileParams
+from adapters.ipc.params_agents import AgentRenameParams as AgentRenameParams
+from adapters.ipc.params_agents import AgentRestartParams as AgentRestartParams
+from adapters.ipc.params_agents import AgentSetSyncParams as AgentSetSyncParams
+from adapters.ipc.params_agents import AgentsParams as AgentsParams
+from adapters.ipc.params_agents import NamedAgentParams as NamedAgentParams
+from adapters.ipc.params_agents import PersonaWriteParams as PersonaWriteParams
+from adapters.ipc.params_agents import ProfileFileParams as ProfileFileParams
+from adapters.ipc.params_agents import ProfileIdParams as ProfileIdParams
+from adapters.ipc.params_agents import ProfileSaveParams as ProfileSaveParams
+from adapters.ipc.params_agents import RefreshParams as RefreshParams
+from adapters.ipc.params_agents import TemplateNewParams as TemplateNewParams
+from adapters.ipc.params_agents import TemplateParams as TemplateParams
+from adapters.ipc.params_agents import TemplateUpdateParams as TemplateUpdateParams
+from adapters.ipc.params_git import GIT_PARAMS
+from adapters.ipc.params_limits import LIMITS_PARAMS
+from adapters.ipc.params_orchestration import ORCHESTRATION_PARAMS
+from adapters.ipc.params_workspace import WORKSPACE_PARAMS
+from adapters.ipc.params_workspace import PageCloseParams as PageCloseParams
+from adapters.ipc.params_workspace import PageNewParams as PageNewParams
+from adapters.ipc.params_workspace import PageRenameParams as PageRenameParams
+from adapters.ipc.params_workspace import PageSwitchParams as PageSwitchParams
+from adapters.ipc.params_workspace import PathParams as PathParams
+from adapters.ipc.params_workspace import ProjectCloseParams as ProjectCloseParams
+from adapters.ipc.params_workspace import ProjectMoveParams as ProjectMoveParams
+from adapters.ipc.params_workspace import ProjectParams as ProjectParams
+from adapters.ipc.params_workspace import ProjectSwitchParams as ProjectSwitchParams
+from adapters.ipc.params_workspace import WindowNewParams as WindowNewParams
+from adapters.ipc.params_workspace import WindowRenameParams as WindowRenameParams
 
 Count = Annotated[int, msgspec.Meta(ge=1, le=32)]
 GridSide = Annotated[int, msgspec.Meta(ge=1, le=8)]
@@ -142,153 +177,96 @@ class AttachWindowParams(Params, kw_only=True):
     window: str
 
 
-# ─── projects, windows, pages ──────────────────────────────────────────────────────────
+# ─── project memory and context (issue 9) ──────────────────────────────────────────────
 
 
-class ProjectParams(Params, kw_only=True):
-    project: str | None = None
-    """A project by name, id or root; else the caller's."""
+class MemorySlugParams(ProjectParams, kw_only=True):
+    slug: str | None = None
 
 
-class PathParams(Params, kw_only=True):
-    path: str | None = None
-    name: str | None = None
-    window: str | None = None
-
-
-class ProjectCloseParams(ProjectParams, kw_only=True):
+class MemoryWriteParams(MemorySlugParams, kw_only=True):
+    content: str | None = None
+    description: str | None = None
+    type: str | None = None
+    revision: str | None = None
+    """The revision the editor started from; a note changed since asks first."""
     force: bool = False
 
 
-class ProjectSwitchParams(Params, kw_only=True):
-    which: str = "next"
-
-
-class ProjectMoveParams(ProjectParams, kw_only=True):
-    window: str
-
-
-class WindowNewParams(Params, kw_only=True):
-    name: str | None = None
-    project: str | None = None
-
-
-class WindowRenameParams(Params, kw_only=True):
-    window: str | None = None
-    name: str
-
-
-class PageNewParams(ProjectParams, kw_only=True):
-    name: str | None = None
-    kind: str = "terminal"
-    """terminal or gitGraph."""
-
-
-class PageSwitchParams(ProjectParams, kw_only=True):
-    page: str = "next"
-
-
-class PageRenameParams(ProjectParams, kw_only=True):
-    page: str | None = None
-    name: str
-
-
-class PageCloseParams(ProjectParams, kw_only=True):
-    page: str | None = None
-    force: bool = False
-
-
-# ─── agents, templates, profiles ───────────────────────────────────────────────────────
-
-
-class AgentParams(ProjectParams, kw_only=True):
-    agent: str | None = None
-
-
-class AgentNewParams(ProjectParams, kw_only=True):
-    name: str | None = None
-    profile: str | None = None
-    template: str | None = None
-    sync: bool = False
-
-
-class AgentRenameParams(AgentParams, kw_only=True):
-    name: str | None = None
-
-
-class AgentForceParams(AgentParams, kw_only=True):
-    force: bool = False
-
-
-class AgentLaunchParams(AgentParams, kw_only=True):
-    target: str | None = None
-    background: bool = False
-    split: bool = False
-    direction: str | None = None
-    resume: bool = False
-    force: bool = False
-    move: bool = False
-    worktree: bool | str | None = None
-    """Run in the agent's own git worktree: true, or a branch name (D28)."""
-
-
-class AgentRestartParams(AgentParams, kw_only=True):
-    resume: bool = False
-
-
-class AgentProfileParams(AgentParams, kw_only=True):
-    profile: str | None = None
-    force: bool = False
-
-
-class AgentsParams(ProjectParams, kw_only=True):
-    all: bool = False
-    agents: list[str] | None = None
-
-
-class AgentSetSyncParams(AgentParams, kw_only=True):
-    on: bool = False
-
-
-class PersonaWriteParams(AgentParams, kw_only=True):
+class ContextWriteParams(ProjectParams, kw_only=True):
     content: str | None = None
     revision: str | None = None
     force: bool = False
 
 
-class TemplateNewParams(Params, kw_only=True):
+class ProposalParams(ProjectParams, kw_only=True):
+    id: str | None = None
+
+
+class OrchestratorParams(ProjectParams, kw_only=True):
+    agent: str | None = None
+    """The agent to designate; None (with `none`) removes the designation."""
+    none: bool = False
+
+
+# ─── skills ────────────────────────────────────────────────────────────────────────────
+
+
+class SkillScopeParams(ProjectParams, kw_only=True):
+    scope: str | None = None
+    """"project" or "global"; None: both (a name then means the project's skill first)."""
+
+
+class SkillParams(SkillScopeParams, kw_only=True):
+    skill: str | None = None
+    """A skill by id or name."""
+
+
+class SkillNewParams(SkillScopeParams, kw_only=True):
     name: str | None = None
-    content: str = ""
-    profile: str | None = None
-
-
-class TemplateParams(Params, kw_only=True):
-    template: str | None = None
-
-
-class TemplateUpdateParams(TemplateParams, kw_only=True):
     content: str | None = None
+
+
+class SkillUpdateParams(SkillParams, kw_only=True):
     name: str | None = None
+    content: str | None = None
+    revision: str | None = None
+    """The revision the edit started from (skill_show): a change since asks first."""
+    force: bool = False
 
 
-class ProfileSaveParams(Params, kw_only=True):
-    profiles: list[Any] | None = None
-    """Profiles in the profiles.json format (checked by the profiles codec)."""
+class SkillRmParams(SkillParams, kw_only=True):
+    force: bool = False
 
 
-class ProfileFileParams(Params, kw_only=True):
-    file: str | None = None
-    profile: Any = None
-    """A profile in the profiles.json format, when no file is named."""
+class SkillAssignParams(SkillParams, kw_only=True):
+    agent: str | None = None
 
 
-class ProfileIdParams(Params, kw_only=True):
-    profile: str | None = None
+# ─── conversations ─────────────────────────────────────────────────────────────────────
+
+
+class ConversationListParams(ProjectParams, kw_only=True):
+    agent: str | None = None
+    """Only the conversations this agent takes part in."""
+
+
+class ConversationParams(ProjectParams, kw_only=True):
+    a: str | None = None
+    """One side: an agent's name or id, or `user`."""
+    b: str | None = None
+    segment: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    """An archived segment (`log.N.jsonl`); none: the active log."""
+
+
+class ConversationSearchParams(ConversationParams, kw_only=True):
+    query: str | None = None
 
 
 # ─── the table ─────────────────────────────────────────────────────────────────────────
 
 PARAMS: dict[str, type[Params]] = {
+    "work_state": ProjectParams,
     "split": SplitParams,
     "grid": GridParams,
     "select": SelectParams,
@@ -314,63 +292,34 @@ PARAMS: dict[str, type[Params]] = {
     "detach": DetachParams,
     "clients": NoParams,
     "attach_window": AttachWindowParams,
-    "project_probe": PathParams,
-    "project_new": PathParams,
-    "project_open": PathParams,
-    "project_close": ProjectCloseParams,
-    "project_switch": ProjectSwitchParams,
-    "project_list": NoParams,
-    "project_move": ProjectMoveParams,
-    "window_new": WindowNewParams,
-    "window_rename": WindowRenameParams,
-    "window_list": NoParams,
-    "layout_list": ProjectParams,
-    "layout_new": PageNewParams,
-    "layout_switch": PageSwitchParams,
-    "layout_rename": PageRenameParams,
-    "layout_close": PageCloseParams,
-    "ls": NoParams,
-    "agent_list": ProjectParams,
-    "agent_new": AgentNewParams,
-    "agent_rename": AgentRenameParams,
-    "agent_rm": AgentForceParams,
-    "agent_path": AgentParams,
-    "agent_launch": AgentLaunchParams,
-    "agent_stop": AgentParams,
-    "agent_restart": AgentRestartParams,
-    "agent_set_profile": AgentProfileParams,
-    "agent_resumable": AgentsParams,
-    "agent_resume": AgentsParams,
-    "agent_sync": AgentForceParams,
-    "agent_set_sync": AgentSetSyncParams,
-    "agent_persona_read": AgentParams,
-    "agent_persona_write": PersonaWriteParams,
-    "template_list": NoParams,
-    "template_new": TemplateNewParams,
-    "template_show": TemplateParams,
-    "template_update": TemplateUpdateParams,
-    "template_rm": TemplateParams,
-    "template_install_pack": NoParams,
-    "profile_list": NoParams,
-    "profile_save": ProfileSaveParams,
-    "profile_add": ProfileFileParams,
-    "profile_edit": ProfileFileParams,
-    "profile_rm": ProfileIdParams,
-    "profile_detect": NoParams,
+    "memory_list": ProjectParams,
+    "memory_read": MemorySlugParams,
+    "memory_write": MemoryWriteParams,
+    "memory_delete": MemorySlugParams,
+    "context_read": ProjectParams,
+    "context_write": ContextWriteParams,
+    "context_proposals": ProjectParams,
+    "context_accept": ProposalParams,
+    "context_reject": ProposalParams,
+    "context_orchestrator": OrchestratorParams,
+    "conversation_list": ConversationListParams,
+    "read_conversation_page": ConversationParams,
+    "conversation_search": ConversationSearchParams,
+    "skill_list": SkillScopeParams,
+    "skill_show": SkillParams,
+    "skill_new": SkillNewParams,
+    "skill_update": SkillUpdateParams,
+    "skill_rm": SkillRmParams,
+    "skill_assign": SkillAssignParams,
+    "skill_unassign": SkillAssignParams,
+    # One line per area whose Structs live in their own module (adapters/ipc/params_*.py).
+    **WORKSPACE_PARAMS,
+    **AGENT_PARAMS,
+    **GIT_PARAMS,
+    **ORCHESTRATION_PARAMS,
+    **LIMITS_PARAMS,
 }
 """Each typed command's parameters (commands missing here take a free-form map)."""
-
-
-class BadParams(Exception):
-    """Parameters that do not fit their command (the message names the field)."""
-
-
-def decode_params(kind: type[P], params: dict[str, Any]) -> P:
-    """The command's Struct from a request's map, or `BadParams` naming what is wrong."""
-    try:
-        return msgspec.convert(params, kind, strict=True)
-    except msgspec.ValidationError as exc:
-        raise BadParams(_explain(kind, str(exc))) from None
 
 
 def encode_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -386,58 +335,7 @@ def encode_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return encoded
 
 
-def _explain(kind: type[Params], error: str) -> str:
-    """`Expected `int` >= 1 - at `$.count`` → "count must be a whole number from 1 to 32"."""
-    if error.startswith("Object missing required field"):
-        field = error.split("`")[1]
-        return f"{field} is required"
-    if " - at `$." not in error:
-        return f"the parameters must be a map of names to values ({error})"
-    field = error.rsplit(" - at `$.", 1)[1].rstrip("`").split("[")[0].split(".")[0]
-    info = next((f for f in _fields(kind) if f.encode_name == field), None)
-    if info is None:
-        return f"{field}: {error.rsplit(' - at ', 1)[0]}"
-    return f"{field} must be {_words(info.type)}"
-
-
-def _fields(kind: type[Params]) -> tuple[mi.Field, ...]:
-    info = mi.type_info(kind)
-    assert isinstance(info, mi.StructType)
-    return info.fields
-
-
-def _words(tp: mi.Type) -> str:
-    if isinstance(tp, mi.UnionType):
-        wanted = [t for t in tp.types if not isinstance(t, mi.NoneType)]
-        return " or ".join(_words(t) for t in wanted) if wanted else "absent"
-    if isinstance(tp, mi.StrType):
-        return "a string"
-    if isinstance(tp, mi.BoolType):
-        return "true or false"
-    if isinstance(tp, mi.IntType):
-        return "a whole number" + _range(tp.ge, tp.le)
-    if isinstance(tp, mi.FloatType):
-        return "a number" + _range(tp.ge, tp.le)
-    if isinstance(tp, mi.ListType):
-        return f"a list of {_words(tp.item_type).removeprefix('a ')}s"
-    return "of another type"
-
-
-def _range(low: float | None, high: float | None) -> str:
-    if low is not None and high is not None:
-        return f" from {low:g} to {high:g}"
-    if low is not None:
-        return f" of at least {low:g}"
-    if high is not None:
-        return f" of at most {high:g}"
-    return ""
-
-
 # ─── answers ───────────────────────────────────────────────────────────────────────────
-
-
-class Answer(msgspec.Struct, kw_only=True):
-    """Base of commands' answers. Fields left `UNSET` are not sent at all."""
 
 
 class CellDescription(Answer, kw_only=True):
@@ -462,6 +360,9 @@ class CellDescription(Answer, kw_only=True):
     pid: int | msgspec.UnsetType = msgspec.UNSET
     command: str | msgspec.UnsetType = msgspec.UNSET
     foreground: str | msgspec.UnsetType | None = msgspec.UNSET
+    agent_state: str | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET,
+                                                         name="agentState")
+    """What the agent cell's border adds, e.g. "rate_limited (until 17:00)" (issue 10)."""
 
 
 class CellsAnswer(Answer, kw_only=True):
@@ -528,6 +429,31 @@ class VersionAnswer(Answer, kw_only=True):
 
 class StoppingAnswer(Answer, kw_only=True):
     stopping: bool
+
+
+class SlowTurn(Answer, kw_only=True):
+    ms: float
+    what: str
+    """What held the loop (the watchdog's stack summary)."""
+
+
+class LoopStats(Answer, kw_only=True):
+    """`loop_stats`: how the daemon's loop keeps up (the watchdog's figures; `bench/`
+    reads them). A daemon without a watchdog has only the first fields."""
+
+    turns: int
+    slow_turns: int = msgspec.field(name="slowTurns")
+    worst_ms: float = msgspec.field(name="worstMs")
+    worst_what: str = msgspec.field(name="worstWhat")
+    p99_ms: float = msgspec.field(name="p99Ms")
+    threshold_ms: float | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET,
+                                                            name="thresholdMs")
+    slow_turns_seen: list[SlowTurn] | msgspec.UnsetType = msgspec.field(
+        default=msgspec.UNSET, name="slowTurnsSeen")
+    late_imports: list[str] = msgspec.field(name="lateImports")
+    """Modules the loop imported (each a stall the first time a feature is used)."""
+    warm: bool
+    """Preloading is done and the MCP server is up."""
 
 
 class DetachedAnswer(Answer, kw_only=True):

@@ -1,15 +1,22 @@
-"""Length-prefixed msgpack frames over a stream (asyncio or a blocking socket)."""
+"""Length-prefixed msgpack frames over a stream (asyncio or a blocking socket).
+
+asyncio is not imported here (only named for mypy): the command-line client and the early
+frame of an attach (`idea_tui.first_paint`) use blocking sockets and start faster without.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import struct
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
+from adapters.ipc import msgpack_lite
 from adapters.ipc.messages import ClientMessage, DaemonMessage
+
+if TYPE_CHECKING:
+    import asyncio
 
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a huge paste fits; a garbage length does not allocate GBs
@@ -61,10 +68,11 @@ def peek_handshake(body: bytes) -> dict[str, Any]:
 async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_FRAME) -> bytes | None:
     """The next frame body, or None at a clean end of stream; a frame over `limit` bytes
     is refused from its header, before anything is read or allocated for it."""
+    # asyncio.IncompleteReadError is an EOFError (caught as such: asyncio is not imported).
     try:
         header = await reader.readexactly(HEADER.size)
-    except asyncio.IncompleteReadError as exc:
-        if exc.partial:
+    except EOFError as exc:
+        if getattr(exc, "partial", b""):
             raise FrameError("connection closed inside a frame header") from exc
         return None
     (length,) = HEADER.unpack(header)
@@ -72,8 +80,18 @@ async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_FRAME) -> by
         raise FrameError(f"frame of {length} bytes exceeds the {limit} limit")
     try:
         return await reader.readexactly(length)
-    except asyncio.IncompleteReadError as exc:
+    except EOFError as exc:
         raise FrameError("connection closed inside a frame") from exc
+
+
+def split_frames(buffer: bytearray, limit: int = MAX_FRAME) -> list[bytes]:
+    """The complete frames at the start of `buffer`, removed from it (a partial one stays
+    for the next read); a frame over `limit` bytes is refused from its header. The one
+    splitter is msgpack_lite's (the early attach path reads frames before msgspec loads)."""
+    try:
+        return msgpack_lite.split_frames(buffer, limit)
+    except msgpack_lite.LiteError as exc:
+        raise FrameError(str(exc)) from None
 
 
 def _recv_exactly(sock: socket.socket, size: int) -> bytes | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 # Rows travel as the Run tuples of core.terminal: (text, fg, bg, attrs).
 WireRun = tuple[str, int, int, int]
@@ -54,6 +54,14 @@ class Refused(_Msg, tag="refused"):
 
 
 # --- client → daemon --------------------------------------------------------------------
+
+
+class FramesShown(_Msg, tag="shown"):
+    """The client drew the `count` `CellFrame`s it got since it attached (sent after its
+    screen was repainted). The daemon keeps frames of unfocused cells back while the client
+    is behind, so that a flood elsewhere never queues in front of a typed key's echo."""
+
+    count: int
 
 
 class Request(_Msg, tag="req"):
@@ -131,6 +139,10 @@ class CellInfo(msgspec.Struct, omit_defaults=True):
     kind: str = "terminal"
     message: str = ""
     """Shown in place of a terminal (a spawn error, a page kind not shown here)."""
+    refresh: bool = False
+    """An agent whose shared knowledge changed since launch: its title offers a refresh."""
+    mark: str = ""
+    """A short mark for the title: an agent needing the user ("T3 timed out")."""
 
 
 class BorderInfo(msgspec.Struct):
@@ -147,6 +159,9 @@ class TabInfo(msgspec.Struct, omit_defaults=True):
     name: str
     root: str
     active: bool = False
+    unavailable: str = ""
+    """Why the project cannot be opened now (its folder missing or unreadable, its
+    `.ideai` corrupt): the tab stays, after the open ones, and a click retries it."""
 
 
 class PageInfo(msgspec.Struct, omit_defaults=True):
@@ -232,7 +247,9 @@ class Detached(_Msg, tag="detached"):
     """True when the attachment could not be made (an unknown window, say)."""
 
 
-ClientMessage = Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize
+ClientMessage = (
+    Hello | Request | KeyInput | RawInput | PasteInput | MouseInput | ClientSize | FramesShown
+)
 DaemonMessage = (
     Welcome | Refused | Response | Scene | CellFrame | CellTitle | Notice | Clipboard | Changed
     | Detached

@@ -23,15 +23,17 @@ import os
 import socket
 import stat
 import struct
-from typing import Protocol
 
 _UCRED = struct.Struct("3i")  # pid, uid, gid
 
+TYPE_CHECKING = False  # the attach's first frame checks its peer before typing is loaded
+if TYPE_CHECKING:
+    from typing import Protocol
 
-class _Socket(Protocol):
-    """A socket, or asyncio's `TransportSocket` wrapper of one."""
+    class _Socket(Protocol):
+        """A socket, or asyncio's `TransportSocket` wrapper of one."""
 
-    def getsockopt(self, level: int, option: int, buflen: int, /) -> bytes: ...
+        def getsockopt(self, level: int, option: int, buflen: int, /) -> bytes: ...
 
 
 class UnsafeRuntimePath(Exception):

@@ -1,5 +1,6 @@
-"""The daemon end of the stdio bridge: a Unix socket (`idea-mcp.sock`, 0600) that
-`idea mcp-server` relays a CLI's stdin/stdout to (FEATURES.md MCP-3, MCP-4).
+"""The idea end of the stdio bridge: a Unix socket (`idea-mcp.sock`, 0600, bound by the daemon
+and served by its MCP worker) that `idea mcp-server` relays a CLI's stdin/stdout to
+(FEATURES.md MCP-3, MCP-4).
 
 Framing: the bridge's first line is a handshake outside JSON-RPC, `{"idea": "mcp-bridge",
 "secret": S}`; the daemon answers `{"ok": true}` (or `{"ok": false, "error": …}` and
@@ -9,7 +10,7 @@ task (a blocking ask never wedges a `tools/list` on the same connection, Bug 5).
 rides in each message's metadata, where the tools read it.
 
 A malformed line gets a JSON-RPC error back (parse error, or invalid request with the id
-when one can be read) and the connection goes on; nothing a peer sends can end the daemon.
+when one can be read) and the connection goes on; nothing a peer sends can end the server.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +72,15 @@ class BridgeEndpoint:
         registry: SecretRegistry,
         on_caller: Callable[[Caller], None],
         path: Path,
+        sync: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.server = server
         self.registry = registry
         self.on_caller = on_caller
         self.path = path
+        self.sync = sync
+        """Awaited before a secret is refused (the MCP worker: until the grants the daemon
+        sent so far were read)."""
         self._listener: asyncio.base_events.Server | None = None
         self._connections: set[asyncio.Task[None]] = set()
 
@@ -131,7 +136,11 @@ class BridgeEndpoint:
             secret = hello.get("secret") if isinstance(hello, dict) else None
         except (TimeoutError, ValueError, asyncio.LimitOverrunError):
             secret = None
-        caller = self.registry.resolve(secret if isinstance(secret, str) else None)
+        token = secret if isinstance(secret, str) else None
+        caller = self.registry.resolve(token)
+        if caller is None and token and self.sync is not None:
+            await self.sync()
+            caller = self.registry.resolve(token)
         if caller is None:
             writer.write(b'{"ok": false, "error": "idea: missing or unknown agent secret"}\n')
             await writer.drain()

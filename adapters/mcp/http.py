@@ -1,8 +1,8 @@
-"""Streamable HTTP on 127.0.0.1, inside the daemon's loop (ARCHITECTURE "MCP server").
+"""Streamable HTTP on 127.0.0.1, in the MCP worker's loop (ARCHITECTURE "MCP server").
 
 uvicorn serves the SDK's Starlette app as a task of the running loop, on a socket idea binds
 itself (port 0: the kernel picks a free one, so a killed daemon's port never blocks a new
-one), with uvicorn's signal capture and logging setup left out — the daemon owns both.
+one), with uvicorn's signal capture and logging setup left out — the process owns both.
 
 Every request must carry `Authorization: Bearer <agent secret>`; anything else gets 401
 before the MCP layer sees a byte. The caller found for the secret goes into the ASGI scope,
@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -36,17 +36,23 @@ class BearerAuth:
     """ASGI middleware: identify the agent by its secret, refuse everyone else."""
 
     def __init__(
-        self, app: ASGIApp, registry: SecretRegistry, on_caller: Callable[[Caller], None]
+        self, app: ASGIApp, registry: SecretRegistry, on_caller: Callable[[Caller], None],
+        sync: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.app = app
         self.registry = registry
         self.on_caller = on_caller
+        self.sync = sync
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        caller = self.registry.resolve(_bearer(scope))
+        token = _bearer(scope)
+        caller = self.registry.resolve(token)
+        if caller is None and token and self.sync is not None:
+            await self.sync()  # a secret granted a moment ago may still be on its way
+            caller = self.registry.resolve(token)
         if caller is None:
             await _refuse(send)
             return
@@ -102,10 +108,11 @@ class HttpEndpoint:
         registry: SecretRegistry,
         on_caller: Callable[[Caller], None],
         host: str = "127.0.0.1",
+        sync: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.host = host
         app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-        self._app = BearerAuth(app, registry, on_caller)
+        self._app = BearerAuth(app, registry, on_caller, sync)
         self._server: _InLoopServer | None = None
         self._task: asyncio.Task[None] | None = None
         self._socket: socket.socket | None = None
@@ -145,6 +152,8 @@ class HttpEndpoint:
             timeout_graceful_shutdown=1,
             ws="none",
         )
+        # `load` imports the protocol classes (h11, httptools) and wraps the app: off the loop.
+        await asyncio.get_running_loop().run_in_executor(None, config.load)
         self._server = _InLoopServer(config)
         self._task = asyncio.get_running_loop().create_task(self._server.serve([sock]))
         while not self._server.started:

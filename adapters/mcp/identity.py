@@ -31,8 +31,12 @@ class SecretRegistry:
     def issue(self, caller: Caller) -> str:
         """A fresh secret for the agent; its previous one stops working."""
         token = secrets.token_urlsafe(SECRET_BYTES)
-        self._secrets[self._key(caller)] = (token.encode(), caller)
+        self.grant(caller, token)
         return token
+
+    def grant(self, caller: Caller, token: str) -> None:
+        """Accept `token` for the agent (the MCP worker learns the daemon's secrets so)."""
+        self._secrets[self._key(caller)] = (token.encode(), caller)
 
     def revoke(self, caller: Caller) -> None:
         self._secrets.pop(self._key(caller), None)

@@ -18,13 +18,25 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from adapters.mcp.identity import Caller
 from adapters.mcp.port import Orchestrator
+from adapters.mcp.tool_args import (
+    MESSAGE_MAX_CHARS,
+    TARGET_MAX,
+    TICKET_MAX,
+    optional_text,
+    text_arg,
+)
+from adapters.mcp.tool_support import SCOPE_KEY as SCOPE_KEY  # (http.py reads it here)
+from adapters.mcp.tool_support import caller_of, tool_error
+from adapters.mcp.tools_context import register_context_tools
+from adapters.mcp.tools_memory import register_memory_tools
+from adapters.mcp.tools_skills import register_skills_tools
+from adapters.mcp.tools_workstate import register_workstate_tools
 from core.errors import IdeaError
+from core.knowledge.limits import PERSONA_MAX_CHARS
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "idea"
-SCOPE_KEY = "idea.caller"
-"""Where the HTTP authentication layer leaves the caller in the ASGI scope."""
 
 INSTRUCTIONS = (
     "idea runs a team of agents, each in its own terminal. Delegate with idea_ask_agent, "
@@ -73,22 +85,8 @@ UPDATE_CONTEXT = (
 )
 
 
-def _caller(ctx: Context, fallback: Caller | None) -> Caller:
-    request = ctx.request_context.request
-    if isinstance(request, Caller):
-        return request
-    scope = getattr(request, "scope", None)
-    if isinstance(scope, dict) and isinstance(scope.get(SCOPE_KEY), Caller):
-        caller: Caller = scope[SCOPE_KEY]
-        return caller
-    if fallback is not None:
-        return fallback
-    # Transports authenticate before a request gets here; this is a wiring mistake.
-    raise ToolError("idea could not tell which agent is calling; relaunch the agent")
-
-
-def _fail(error: IdeaError) -> ToolError:
-    return ToolError(error.message)
+_caller = caller_of
+_fail = tool_error
 
 
 def build_server(orchestrator: Orchestrator, *, fallback: Caller | None = None) -> MCPServer:
@@ -110,6 +108,10 @@ def build_server(orchestrator: Orchestrator, *, fallback: Caller | None = None) 
     async def idea_ask_agent(
         target: str, ctx: Context, task: str = "", ticket: str | None = None
     ) -> str:
+        checked_target = text_arg("target", target, TARGET_MAX)
+        checked_ticket = optional_text("ticket", ticket, TICKET_MAX)
+        # With a ticket the call only collects the answer: the task may be left out.
+        checked_task = text_arg("task", task, MESSAGE_MAX_CHARS, required=not checked_ticket)
         caller = _caller(ctx, fallback)
         started = time.monotonic()
 
@@ -120,7 +122,9 @@ def build_server(orchestrator: Orchestrator, *, fallback: Caller | None = None) 
                 log.debug("progress for %s not sent", caller.name, exc_info=True)
 
         try:
-            outcome = await orchestrator.ask(caller, target, task, ticket, progress)
+            outcome = await orchestrator.ask(
+                caller, checked_target, checked_task, checked_ticket, progress
+            )
         except IdeaError as error:
             raise _fail(error) from error
         if outcome.reply is not None:
@@ -133,8 +137,12 @@ def build_server(orchestrator: Orchestrator, *, fallback: Caller | None = None) 
 
     @server.tool(name="idea_reply", description=REPLY)
     async def idea_reply(result: str, ctx: Context, ticket: str | None = None) -> str:
+        checked_result = text_arg("result", result, MESSAGE_MAX_CHARS)
+        checked_ticket = optional_text("ticket", ticket, TICKET_MAX)
         try:
-            return await orchestrator.reply(_caller(ctx, fallback), result, ticket)
+            return await orchestrator.reply(
+                _caller(ctx, fallback), checked_result, checked_ticket
+            )
         except IdeaError as error:
             raise _fail(error) from error
 
@@ -142,26 +150,39 @@ def build_server(orchestrator: Orchestrator, *, fallback: Caller | None = None) 
     async def idea_launch_agent(
         target: str, ctx: Context, visibility: str = "background", task: str | None = None
     ) -> str:
+        checked_target = text_arg("target", target, TARGET_MAX)
         if visibility not in ("visible", "background"):
             raise ToolError("visibility must be 'visible' or 'background'")
+        checked_task = optional_text("task", task, MESSAGE_MAX_CHARS)
         try:
-            return await orchestrator.launch(_caller(ctx, fallback), target, visibility, task)
+            return await orchestrator.launch(
+                _caller(ctx, fallback), checked_target, visibility, checked_task
+            )
         except IdeaError as error:
             raise _fail(error) from error
 
     @server.tool(name="idea_stop_agent", description=STOP_AGENT)
     async def idea_stop_agent(target: str, ctx: Context) -> str:
+        checked_target = text_arg("target", target, TARGET_MAX)
         try:
-            return await orchestrator.stop(_caller(ctx, fallback), target)
+            return await orchestrator.stop(_caller(ctx, fallback), checked_target)
         except IdeaError as error:
             raise _fail(error) from error
 
     @server.tool(name="idea_update_context", description=UPDATE_CONTEXT)
     async def idea_update_context(target: str, content: str, ctx: Context) -> str:
+        checked_target = text_arg("target", target, TARGET_MAX)
+        checked_content = text_arg("content", content, PERSONA_MAX_CHARS)
         try:
-            return await orchestrator.update_context(_caller(ctx, fallback), target, content)
+            return await orchestrator.update_context(
+                _caller(ctx, fallback), checked_target, checked_content
+            )
         except IdeaError as error:
             raise _fail(error) from error
 
+    register_skills_tools(server, orchestrator, fallback)
+    register_memory_tools(server, getattr(orchestrator, "knowledge", None), fallback)
+    register_context_tools(server, getattr(orchestrator, "knowledge", None), fallback)
+    register_workstate_tools(server, orchestrator, fallback)
     return server
 

@@ -29,6 +29,7 @@ from adapters.store._reader import JsonReader, index_at, key_at, unknown_keys
 from adapters.store.atomic import (
     ensure_directory,
     read_json,
+    read_text,
     replace_json,
     write_text_atomic,
 )
@@ -43,7 +44,7 @@ from core.agents.agent import (
 )
 from core.agents.errors import AgentError, DuplicateAgent, EmptyName, MissingPersona, UnsafePath
 from core.agents.naming import relative_path_problem
-from core.errors import CorruptFile, FileAccessError
+from core.errors import FileAccessError
 
 SUPPORTED_VERSION = 1
 IDEAI = ".ideai"
@@ -289,15 +290,9 @@ class PersonaStore:
         """
         path = self.path(project_root, md_path)
         try:
-            raw = path.read_bytes()
+            return read_text(path)
         except FileNotFoundError:
             return None
-        except OSError as error:
-            raise FileAccessError(path, "read", error.strerror or str(error)) from error
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise CorruptFile(path, f"not UTF-8 text (bad byte at offset {error.start})") from error
 
     def read(self, project_root: Path, agent: Agent) -> str:
         """An agent's persona, which must exist (at launch, AGT-1).

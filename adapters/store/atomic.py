@@ -42,7 +42,8 @@ def dumps(data: Any) -> str:
 
 
 def write_text_atomic(
-    path: Path, text: str, *, mode: int | None = None, overwrite: bool = True
+    path: Path, text: str, *, mode: int | None = None, overwrite: bool = True,
+    durable: bool = True,
 ) -> bool:
     """Write a text file atomically.
 
@@ -52,6 +53,9 @@ def write_text_atomic(
         mode: Permission bits for a new file (default 0o644); an existing file keeps its own.
         overwrite: When False, leave an existing file alone (checked atomically with a hard
             link where the filesystem allows it).
+        durable: fsync the file and its directory. False for a file rebuilt from another
+            one after a crash (a handoff from its fsynced log): still never torn for a
+            reader, but a crash may leave the previous version, or an empty file.
 
     Returns:
         True if the file was written, False if it existed and `overwrite` was False.
@@ -80,12 +84,14 @@ def write_text_atomic(
             handle.write(text)
             handle.flush()
             os.fchmod(handle.fileno(), file_mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         if overwrite:
             os.replace(temp, path)
         elif not _link_no_clobber(temp, path):
             return False
-        _fsync_directory(path.parent)
+        if durable:
+            _fsync_directory(path.parent)
     except OSError as error:
         raise FileAccessError(path, "write", _reason(error)) from error
     finally:
@@ -201,6 +207,26 @@ def read_json(path: Path) -> Any:
         raise CorruptFile(path, f"{error} is not a JSON number") from error
     except RecursionError as error:
         raise CorruptFile(path, "the JSON is nested too deeply") from error
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file, exactly as stored (a Markdown body: a persona, a skill).
+
+    Raises:
+        FileNotFoundError: The file does not exist.
+        CorruptFile: It is not UTF-8.
+        FileAccessError: The system refused the read.
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise FileAccessError(path, "read", _reason(error)) from error
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CorruptFile(path, f"not UTF-8 text (bad byte at offset {error.start})") from error
 
 
 def read_bytes_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:

@@ -28,13 +28,12 @@ UTF-8 is left out of `templates` and reported in `problems`; its entry is kept i
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from adapters.store._reader import JsonReader, index_at, key_at, unknown_keys
-from adapters.store.atomic import ensure_directory, read_json, replace_json, write_text_atomic
+from adapters.store.md_index import INDEX_NAME, MarkdownIndex
 from core.agents.errors import DuplicateTemplate, TemplateNotFound
 from core.agents.templates import (
     HASH_PREFIX,
@@ -47,12 +46,10 @@ from core.agents.templates import (
     template_id_problem,
     update_template,
 )
-from core.errors import CorruptFile, FileAccessError, StoreError
+from core.errors import StoreError
 
 SUPPORTED_VERSION = 1
 DIR_NAME = "templates"
-INDEX_NAME = "index.json"
-MD_DIR = "md"
 
 _ENTRY_KEYS = ("id", "name", "version", "contentHash", "defaultProfileId")
 
@@ -177,12 +174,15 @@ class TemplateStore:
     """
 
     def __init__(self, data_dir: Path) -> None:
-        self.root = Path(data_dir) / DIR_NAME
-        self.index_path = self.root / INDEX_NAME
+        self.files = MarkdownIndex(
+            Path(data_dir) / DIR_NAME, "template", decode_index, lambda: _Index((), {})
+        )
+        self.root = self.files.root
+        self.index_path = self.files.index_path
 
     def md_path(self, template_id: str) -> Path:
         """The Markdown file of a template."""
-        return self.root / MD_DIR / f"{template_id}.md"
+        return self.files.md_path(template_id)
 
     def load(self) -> TemplateSnapshot:
         """Every template, with outside edits applied in memory (rule 1 of the module doc).
@@ -268,13 +268,7 @@ class TemplateStore:
         if not any(entry.id == template_id for entry in entries):
             raise TemplateNotFound(template_id)
         self._write(replace(index, entries=tuple(e for e in entries if e.id != template_id)))
-        try:
-            os.unlink(self.md_path(template_id))
-        except FileNotFoundError:
-            pass
-        except OSError as error:
-            path = self.md_path(template_id)
-            raise FileAccessError(path, "delete", error.strerror or str(error)) from error
+        self.files.remove_md(template_id)
 
     def reconcile(self) -> TemplateSnapshot:
         """Store the versions and hashes of outside edits now (rule 2); return the snapshot."""
@@ -294,11 +288,7 @@ class TemplateStore:
         return TemplateNotFound(template_id)
 
     def _read(self) -> _Index:
-        try:
-            data = read_json(self.index_path)
-        except FileNotFoundError:
-            return _Index((), {})
-        return decode_index(data, str(self.index_path))
+        return self.files.read_index()
 
     def _load(self, index: _Index) -> tuple[TemplateSnapshot, tuple[_Entry, ...]]:
         """The snapshot, and the entries as the next write stores them (rules 1-3)."""
@@ -333,29 +323,10 @@ class TemplateStore:
         return TemplateSnapshot(tuple(templates), tuple(edits), tuple(problems)), tuple(entries)
 
     def _read_md(self, template_id: str) -> str:
-        path = self.md_path(template_id)
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError as error:
-            raise FileAccessError(
-                path, "read", "the template's Markdown file is missing"
-            ) from error
-        except OSError as error:
-            raise FileAccessError(path, "read", error.strerror or str(error)) from error
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise CorruptFile(path, f"not UTF-8 text (bad byte at offset {error.start})") from error
+        return self.files.read_md(template_id)
 
     def _write_md(self, template: AgentTemplate) -> None:
-        path = self.md_path(template.id)
-        ensure_directory(path.parent)
-        write_text_atomic(path, template.content_md)
+        self.files.write_md(template.id, template.content_md)
 
     def _write(self, index: _Index) -> None:
-        ensure_directory(self.root)
-        replace_json(
-            self.index_path,
-            encode_index(index),
-            lambda data: decode_index(data, str(self.index_path)),
-        )
+        self.files.write_index(encode_index(index))

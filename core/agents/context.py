@@ -20,8 +20,10 @@ TITLES: tuple[tuple[str, str | None], ...] = (
     ("memory", "Project memory"),
     ("state", "Project state"),
     ("resume", "Conversation resume"),
+    ("skill_bodies", "Skills"),
 )
-"""(field, heading) in composition order; the persona has no heading of its own."""
+"""(field, heading) in composition order; the persona has no heading of its own. The skill
+bodies of an agent without MCP come last (PRF-7: "full dump at the END of the file")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,8 @@ class ContextSections:
         memory: The project memory index (pointers).
         state: Who is doing what now (bounded live-state).
         resume: The bounded handoff of the conversation being resumed.
+        skill_bodies: The assigned skills' text, for an agent without MCP (one with MCP
+            reads them with `idea_skill_read`).
     """
 
     project_root: str | None = None
@@ -47,6 +51,7 @@ class ContextSections:
     memory: str | None = None
     state: str | None = None
     resume: str | None = None
+    skill_bodies: str | None = None
 
 
 def compose_context(sections: ContextSections) -> str:

@@ -173,3 +173,47 @@ class AgentAlreadyRunning(AgentError):
         super().__init__(f"Agent {agent} is already running {where}; go to it, or move it here.")
         self.agent = agent
         self.cell_id = cell_id
+
+
+class InvalidSkill(AgentError):
+    """A skill's name or body breaks a rule (SKL-1): empty, too long (the limit is in the
+    message), not one line."""
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(f"The skill's {field} {detail}.")
+        self.field = field
+        self.detail = detail
+
+
+class SkillNotFound(AgentError):
+    """No skill has that id or name (in that scope)."""
+
+    def __init__(self, query: str, scope: str | None = None) -> None:
+        where = f" {scope}" if scope else ""
+        super().__init__(
+            f"There is no{where} skill {query!r}; `idea skill list` shows the skills."
+        )
+        self.query = query
+        self.scope = scope
+
+
+class AmbiguousSkill(AgentError):
+    """Several skills of one scope share a name (possible only in a hand-edited index)."""
+
+    def __init__(self, query: str, ids: list[str]) -> None:
+        super().__init__(
+            f"Several skills are called {query!r} ({', '.join(ids)}); name one by its id."
+        )
+        self.query = query
+        self.ids = ids
+
+
+class DuplicateSkill(AgentError):
+    """A skill of that scope already has that name."""
+
+    def __init__(self, name: str, scope: str) -> None:
+        super().__init__(
+            f"A {scope} skill called {name!r} already exists; edit it, or pick another name."
+        )
+        self.name = name
+        self.scope = scope

@@ -22,11 +22,11 @@ MAX_SLUG_LENGTH = 64
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
-def slugify(name: str) -> str:
+def slugify(name: str, default: str = DEFAULT_SLUG) -> str:
     """A kebab-case file stem for a name.
 
     Accents are folded (NFKD, combining marks dropped), everything else that is not an ASCII
-    letter or digit becomes a single hyphen. A name with nothing left gives "agent".
+    letter or digit becomes a single hyphen. A name with nothing left gives `default`.
 
     >>> slugify("Backend Dev"), slugify("DevBackend"), slugify("Équipe QA !"), slugify("  ")
     ('backend-dev', 'devbackend', 'equipe-qa', 'agent')
@@ -37,7 +37,22 @@ def slugify(name: str) -> str:
     # Long names would make unwieldy file names; cut on the character limit, then drop a
     # trailing hyphen the cut may leave.
     slug = slug[:MAX_SLUG_LENGTH].rstrip("-")
-    return slug or DEFAULT_SLUG
+    return slug or default
+
+
+def unique_slug(name: str, taken: Iterable[str], default: str = DEFAULT_SLUG) -> str:
+    """`slugify(name)`, else numbered (`qa-2`, `qa-3`, ...) until it is not in `taken`;
+    compared without regard to case (file names on macOS).
+
+    >>> unique_slug("QA", ["qa", "QA-2"])
+    'qa-3'
+    """
+    used = {item.casefold() for item in taken}
+    base = slugify(name, default)
+    candidate, number = base, 2
+    while candidate.casefold() in used:
+        candidate, number = f"{base}-{number}", number + 1
+    return candidate
 
 
 def unique_md_path(name: str, taken: Iterable[str]) -> str:

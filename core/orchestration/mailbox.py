@@ -31,6 +31,10 @@ from core.orchestration.errors import (
 )
 from core.orchestration.tickets import USER, Limits, Ticket, TicketState
 
+HISTORY = 500
+"""Collected tickets kept (the most recent) for the delegations view and `idea agent
+tickets`; uncollected ones stay until their retention ends."""
+
 
 class Mailbox:
     def __init__(self, limits: Limits, new_id: Callable[[], str]) -> None:
@@ -39,6 +43,18 @@ class Mailbox:
         self._tickets: dict[str, Ticket] = {}
         self._queues: dict[str, list[str]] = {}
         """target → ids of its unfinished tickets, oldest first (the head may be in turn)."""
+        self._held: dict[str, str] = {}
+        """target → why its FIFO holds (a usage limit, issue 10): nothing is delivered, and
+        neither queued tickets nor a turn still running (a limit only suspected) time out;
+        they still end at the rendezvous bound."""
+        self._released: dict[str, float] = {}
+        """target → when its hold ended: the queue wait counts from then."""
+        self._held_since: dict[str, float] = {}
+        """target → when its hold began (`hold` given `now`)."""
+        self._paused: dict[str, float] = {}
+        """ticket id → seconds its turn ran under a hold: not counted in its turn bound (the
+        user was asked whether the agent is at a limit; "no" lets the turn go on with the
+        time it had left)."""
 
     # ─── reading ─────────────────────────────────────────────────────────────────────
 
@@ -69,12 +85,39 @@ class Mailbox:
         return sum(1 for t in self.queue(target) if t.state is TicketState.QUEUED)
 
     def next_for_delivery(self, target: str) -> Ticket | None:
-        """The head of the target's FIFO when no turn is running."""
+        """The head of the target's FIFO when no turn is running (and it is not held)."""
+        if target in self._held:
+            return None
         ids = self._queues.get(target)
         if not ids:
             return None
         head = self._tickets[ids[0]]
         return head if head.state is TicketState.QUEUED else None
+
+    def held(self, target: str) -> str | None:
+        """Why the target's FIFO holds, or None."""
+        return self._held.get(target)
+
+    def hold(self, target: str, reason: str, now: float | None = None) -> None:
+        """Deliver nothing to `target` until `release` (its queue keeps and grows); a hold
+        already in place only takes the new reason. With `now`, a turn running under the
+        hold has its bound paused from then."""
+        if target not in self._held and now is not None:
+            self._held_since[target] = now
+        self._held[target] = reason
+
+    def release(self, target: str, now: float) -> bool:
+        """End a hold; the queued tickets' wait starts again now, and a turn that ran under
+        it goes on with the bound it had left. True iff it held."""
+        if self._held.pop(target, None) is None:
+            return False
+        self._released[target] = now
+        since = self._held_since.pop(target, None)
+        current = self.current(target)
+        if since is not None and current is not None and current.delivered_at is not None:
+            held = max(0.0, now - max(since, current.delivered_at))
+            self._paused[current.id] = self._paused.get(current.id, 0.0) + held
+        return True
 
     def targets_waiting(self) -> list[str]:
         """Targets with a task ready to deliver."""
@@ -123,8 +166,10 @@ class Mailbox:
         task: str,
         now: float,
         expects_reply: bool = True,
+        first: bool = False,
     ) -> Ticket:
-        """Queue a task for `target`.
+        """Queue a task for `target` (with `first`, ahead of the waiting ones: the prompt
+        that resumes an agent after a usage limit).
 
         Raises:
             MissingField: An empty task.
@@ -144,7 +189,7 @@ class Mailbox:
                     target_name,
                     [names.get(a, a) for a in [requester, *path]],
                 )
-        if self.depth(target) >= self.limits.queue_cap:
+        if self.depth(target) >= self.limits.queue_cap and not first:
             raise QueueFull(target_name, self.limits.queue_cap)
         ticket = Ticket(
             id=self._unique_id(),
@@ -157,7 +202,11 @@ class Mailbox:
             created_at=now,
         )
         self._tickets[ticket.id] = ticket
-        self._queues.setdefault(target, []).append(ticket.id)
+        ids = self._queues.setdefault(target, [])
+        if first:
+            ids.insert(1 if self.current(target) is not None else 0, ticket.id)
+        else:
+            ids.append(ticket.id)
         return ticket
 
     def _unique_id(self) -> str:
@@ -250,6 +299,7 @@ class Mailbox:
         ticket.state = state
         ticket.reason = reason
         ticket.finished_at = now
+        self._paused.pop(ticket.id, None)
         ids = self._queues.get(ticket.target)
         if ids is not None and ticket.id in ids:
             ids.remove(ticket.id)
@@ -265,6 +315,7 @@ class Mailbox:
         current.delivered_at = current.submitted_at = None
         current.attempts = 0
         current.reason = reason
+        self._paused.pop(current.id, None)  # a new turn, with its whole bound
         return current
 
     def collect(self, ticket_id: str) -> Ticket:
@@ -277,29 +328,41 @@ class Mailbox:
     # ─── time ────────────────────────────────────────────────────────────────────────
 
     def sweep(self, now: float) -> list[Ticket]:
-        """Time out tickets past their bound; forget finished ones past retention.
+        """Time out tickets past their bound; forget finished ones past retention, and the
+        oldest collected ones beyond `HISTORY` (every look at the tickets is linear in
+        them: a busy day's thousands of answered asks made each one slower).
 
         Returns the tickets this sweep ended.
         """
         limits = self.limits
         ended: list[Ticket] = []
+        history: list[Ticket] = []
         for ticket in list(self._tickets.values()):
             if ticket.state.final:
                 if ticket.finished_at is not None and now - ticket.finished_at > limits.retention:
                     del self._tickets[ticket.id]
+                elif ticket.collected:
+                    history.append(ticket)
                 continue
             reason = None
             if now - ticket.created_at > limits.rendezvous_timeout:
                 reason = f"no outcome within {_seconds(limits.rendezvous_timeout)}"
+                held = self._held.get(ticket.target)
+                if held and ticket.state is TicketState.QUEUED:  # why: a usage limit
+                    reason += ": " + held.replace("target", ticket.target_name, 1)
             elif ticket.state is TicketState.QUEUED:
-                if now - ticket.created_at > limits.queue_wait_cap:
+                if ticket.target in self._held:
+                    continue
+                if now - self._queued_since(ticket) > limits.queue_wait_cap:
                     reason = (
                         f"waited more than {_seconds(limits.queue_wait_cap)} in "
                         f"{ticket.target_name}'s queue"
                     )
+            elif ticket.target in self._held:
+                continue  # a turn under a suspected usage limit: the user is asked
             elif (
                 ticket.delivered_at is not None
-                and now - ticket.delivered_at > limits.turn_timeout
+                and now - self._turn_since(ticket) > limits.turn_timeout
             ):
                 reason = (
                     f"{ticket.target_name} gave no reply within {_seconds(limits.turn_timeout)}; "
@@ -308,23 +371,40 @@ class Mailbox:
             if reason is not None:
                 self._finish(ticket, TicketState.TIMED_OUT, reason, now)
                 ended.append(ticket)
+        if len(history) > HISTORY:
+            history.sort(key=lambda t: t.finished_at or 0.0)
+            for ticket in history[: len(history) - HISTORY]:
+                del self._tickets[ticket.id]
         return ended
 
     def next_deadline(self) -> float | None:
         """The earliest time at which `sweep` would end or forget a ticket."""
-        limits = self.limits
-        times: list[float] = []
-        for ticket in self._tickets.values():
-            if ticket.state.final:
-                if ticket.finished_at is not None:
-                    times.append(ticket.finished_at + limits.retention)
-                continue
-            times.append(ticket.created_at + limits.rendezvous_timeout)
-            if ticket.state is TicketState.QUEUED:
-                times.append(ticket.created_at + limits.queue_wait_cap)
-            elif ticket.delivered_at is not None:
-                times.append(ticket.delivered_at + limits.turn_timeout)
+        times = [t for ticket in self._tickets.values()
+                 if (t := self.deadline_of(ticket)) is not None]
         return min(times) if times else None
+
+    def deadline_of(self, ticket: Ticket) -> float | None:
+        """The earliest time at which `sweep` would end or forget this ticket."""
+        limits = self.limits
+        if ticket.state.final:
+            if ticket.finished_at is not None:
+                return ticket.finished_at + limits.retention
+            return None
+        due = ticket.created_at + limits.rendezvous_timeout
+        if ticket.state is TicketState.QUEUED:
+            if ticket.target not in self._held:
+                due = min(due, self._queued_since(ticket) + limits.queue_wait_cap)
+        elif ticket.delivered_at is not None and ticket.target not in self._held:
+            due = min(due, self._turn_since(ticket) + limits.turn_timeout)
+        return due
+
+    def _queued_since(self, ticket: Ticket) -> float:
+        return max(ticket.created_at, self._released.get(ticket.target, ticket.created_at))
+
+    def _turn_since(self, ticket: Ticket) -> float:
+        """When the turn's bound started: its delivery, later by the time it ran held."""
+        delivered = ticket.delivered_at or ticket.created_at
+        return delivered + self._paused.get(ticket.id, 0.0)
 
     # ─── restart ─────────────────────────────────────────────────────────────────────
 

@@ -8,6 +8,15 @@ from collections.abc import Sequence
 from core.agents.agent import Agent
 from core.orchestration.tickets import delegation_prefix
 
+MEMORY_RULE = (
+    "Save only what is stable and useful to others later: decisions, lasting user "
+    "preferences, workflow rules, important references, a summary worth handing over. "
+    "Never save raw conversations, logs, temporary state, task queues, who is doing what "
+    "now, trial and error, or hypotheses not yet confirmed, nor what is already written "
+    "elsewhere; update an existing note rather than add a near-duplicate."
+)
+"""What is worth saving in project memory and what is not (FEATURES.md MEM-5)."""
+
 
 def orchestration_section(
     agent: Agent, team: Sequence[tuple[Agent, str]], *, mcp: bool
@@ -41,6 +50,19 @@ def orchestration_section(
             "",
             "Never use your own provider's sub-agents (a Task tool, spawned helpers) for work "
             "that another agent of this team owns: delegate it with `idea_ask_agent`.",
+            "",
+            "Project memory: `idea_memory_read()` lists the team's durable notes and "
+            "`idea_memory_read(slug=...)` reads one; `idea_memory_write(slug, content, "
+            "description)` saves one for every agent. " + MEMORY_RULE,
+            "",
+            "Project context (the rules every agent follows now, `.ideai/CONTEXT.md`): "
+            "`idea_context_read()` reads it; it has a single writer, the user, so to change "
+            "it call `idea_context_propose(content=<the whole new text>, reason=...)` and the "
+            "user reviews your proposal.",
+            "",
+            "Skills: a procedure the team should follow every time (how to release, how to "
+            "build) is worth a skill: `idea_create_skill(name, content)` writes it, "
+            "`idea_skill_read(name)` reads one; the user decides which agents get it.",
         ]
     else:
         # $IDEA_AGENT (set in every agent's environment) keeps this text the same for all.
@@ -52,7 +74,8 @@ def orchestration_section(
             '`{"type": "agent.message", "targetAgent": "NAME", "task": "..."}`; idea deletes '
             "it and writes the answer next to it as `<any-name>.json.response.json`: "
             '`{"ok": true, "action": "agent.message", "reply": "..."}` (or `"ok": false` with '
-            "an `error`). Write the file whole (to a temporary name, then rename it).",
+            "an `error`). Write the file whole (to a temporary name, then rename it), under a new "
+            "name for each request: the same request under the same name is answered once.",
             "",
             f"Replying: a message that starts with `{example}` is a task for you. Do it, then "
             f"write `{folder}<any-name>.json` with "
@@ -60,5 +83,23 @@ def orchestration_section(
             "The requester sees only that result.",
             "",
             "Never use your own provider's sub-agents for work that another agent owns.",
+            "",
+            "Project memory lives in `.ideai/memory/`: `MEMORY.md` lists the notes, one line "
+            "each (`- [slug](slug.md) — description`); read them there. Save one with a "
+            'request `{"type": "memory.write", "slug": "lowercase-with-dashes", "content": '
+            '"<Markdown>", "description": "<one line>"}` (idea writes the note and its index '
+            'line); `{"type": "context.propose", "content": "<whole new CONTEXT.md>", '
+            '"reason": "..."}` proposes a change to the project context for the user to '
+            "review. " + MEMORY_RULE,
+            "",
+            "Skills: a procedure the team should follow every time is worth a skill: "
+            '`{"type": "skill.create", "name": "...", "content": "<Markdown>"}` writes it; '
+            "the user decides which agents get it.",
+            "",
+            "Your work state (the row of the project's live state the user and the others "
+            'see): `{"type": "workstate.set", "status": "idle|working|blocked|waiting|done", '
+            '"task": "<one line>", "note": "<short>"}` sets it (a field left out keeps its '
+            'value; update it when your status changes); `{"type": "workstate.read"}` lists '
+            "every agent's row.",
         ]
     return "\n".join(lines) + "\n"

@@ -50,6 +50,8 @@ class Owner(Protocol):
 
     def tell_user(self, runtime: ProjectRuntime, message: str) -> None: ...
 
+    def mark(self, runtime: ProjectRuntime, agent_id: str, text: str) -> None: ...
+
 
 class AgentSessions(Protocol):
     def session_of_agent(
@@ -68,6 +70,20 @@ MCP_WAIT = 60.0
 DRAFT_EXPIRY = 120.0
 """A human draft with no keystroke for this long no longer holds tasks back."""
 SNIPPET = 16
+QUIET_WAIT_MAX = 0.25
+"""A pump waiting for a busy agent looks again at least this often."""
+
+
+async def output_or(session: TerminalSession, timeout: float) -> None:
+    """Until the session's next output (or exit), or `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    waiter = session.next_output()
+    timer = loop.call_later(timeout, _settle, waiter)
+    try:
+        await waiter
+    finally:
+        timer.cancel()
+        session.forget_output_waiter(waiter)
 
 
 @dataclass
@@ -85,6 +101,11 @@ class Watch:
     rules: StateRules | None = None
     """The session's profile and its parsed state rules, read once (a running session's
     profile does not change; reading profiles.json per look cost milliseconds)."""
+
+
+def _settle(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def rules_of(profile: AgentProfile) -> StateRules:
@@ -110,6 +131,12 @@ def observe(session: TerminalSession, rules: StateRules, watch: Watch) -> Verdic
         watch.was_idle = True
     watch.last = verdict
     return verdict
+
+
+def _title_works(session: TerminalSession, rules: StateRules) -> bool:
+    """Whether the CLI's title says it works (it did not before the task: tasks are
+    delivered only to an idle agent, and a working title is never idle)."""
+    return any(pattern.search(session.title) for pattern in rules.working_title)
 
 
 def _prompt_holds(session: TerminalSession, snippet: str) -> bool:
@@ -197,6 +224,7 @@ class Deliverer:
                         f"{ticket.target_name} is waiting for you ({verdict.text or 'blocked'});"
                         f" task {ticket.id} from {ticket.requester_name} waits",
                     )
+                    self.owner.mark(runtime, ticket.target, f"waiting for you · {ticket.id} waits")
             elif needs_mcp and not watch.mcp_connected and now - watch.started_at < MCP_WAIT:
                 why = f"{ticket.target_name}'s MCP client is not connected yet"
             elif verdict.composer_empty is False:
@@ -212,7 +240,13 @@ class Deliverer:
                 watch.told_blocked = False
                 return True
             watch.waiting_for = why
-            await asyncio.sleep(POLL)
+            if verdict.state == "idle":
+                await asyncio.sleep(POLL)  # a connection or a draft: not the screen's doing
+            else:
+                # Only output (or a quiet spell long enough for the idle rule) can change
+                # the verdict: wait for either rather than reading the screen every POLL.
+                quiet_left = rules.quiet_ms / 1000 - (now - session.last_output)
+                await output_or(session, min(QUIET_WAIT_MAX, max(POLL, quiet_left + 0.005)))
         return False
 
     async def _deliver(
@@ -267,9 +301,14 @@ class Deliverer:
         while time.monotonic() < deadline:
             if ticket.state.final or not session.running:
                 return True
-            if session.last_output > submitted_at and not _prompt_holds(session, snippet):
+            # The title first (no screen to build: an agent's screen is rendered only for
+            # these checks), then the composer.
+            if session.last_output > submitted_at and (
+                _title_works(session, rules) or not _prompt_holds(session, snippet)
+            ):
                 return True
-            await asyncio.sleep(POLL / 2)
+            # The turn shows itself by output; the timer covers a reply that came first.
+            await output_or(session, min(POLL * 5, max(0.0, deadline - time.monotonic())))
         return False
 
     async def _until_turn_ends(
@@ -283,6 +322,8 @@ class Deliverer:
     ) -> None:
         was_busy = False
         while not ticket.state.final:
+            if not ticket.state.in_turn:
+                return  # put back in the queue (a usage limit): delivered again later
             if not session.running:
                 code = session.exit_code
                 box.fail(

@@ -11,27 +11,46 @@ Requests (v2 wire, and the v1 actions):
 - `{"type": "agent.reply", "result": TEXT, "ticket"?: ID}`: answers a task (D10).
 - `{"type": "agent.run", "targetAgent": NAME, "visibility"?: "visible"|"background",
   "task"?: TEXT}`, `{"type": "agent.stop", "targetAgent": NAME}`, `{"type": "agent.list"}`,
-  `{"type": "context.update", "targetAgent": NAME, "content": TEXT}`.
+  `{"type": "context.update", "targetAgent": NAME, "content": TEXT}`,
+  `{"type": "skill.create", "name": NAME, "content": TEXT, "scope"?: "project"|"global"}`,
+  `{"type": "skill.read", "name": NAME}` (the skill's text in `detail`).
+- `memory.read`, `memory.write`, `context.read`, `context.propose` (idea_daemon/knowledge_files.py).
+- `{"type": "workstate.read"}`: the live-state rows (JSON in `detail`), as
+  `idea_workstate_read`; `{"type": "workstate.set", "status": STATUS, "task"?: TEXT,
+  "note"?: TEXT}`: the caller's own row, checked as `idea_workstate_set` checks it (the
+  stored row, JSON, in `detail`).
 - v1: `{"action": "spawn_agent"|"stop_agent"|"update_agent_context", "name": NAME, ...}`.
 
-A file is processed once (it is deleted when read; a name already in flight is skipped); a
-malformed request gets `ok: false` with the reason, never a crash or a spawn. The requester is
-the folder's name, which must be an agent of the project.
+A file dropped twice is processed once (ORC-1): it is deleted when read, and the same bytes
+dropped again under the same name — while the first copy is being processed, or up to
+`REPEAT_WINDOW` seconds after its response was written while that response is still there
+(an agent that wrote its file twice, or retried) — are not dispatched again: the one
+response answers both. Other bytes under a
+name in flight wait for the first to end, then go as a new request. A malformed request gets
+`ok: false` with the reason, never a crash or a spawn. The requester is the folder's name,
+which must be an agent of the project.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import re
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from adapters.mcp.identity import Caller
+from adapters.mcp.port_workstate import WorkState
 from adapters.store.atomic import write_json_atomic
 from core.errors import IdeaError
+from core.live_state.arguments import workstate_arguments
+from idea_daemon.knowledge_files import ACTIONS as KNOWLEDGE_ACTIONS
+from idea_daemon.knowledge_files import dispatch_knowledge
 from idea_daemon.runtime import ProjectRuntime
 
 log = logging.getLogger(__name__)
@@ -40,6 +59,10 @@ REQUESTS = Path(".ideai") / "requests"
 RESPONSE_SUFFIX = ".response.json"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 MAX_REQUEST = 1024 * 1024
+REPEAT_WINDOW = 30.0
+"""Seconds after a response during which the same request dropped again is not redone."""
+REMEMBERED = 256
+"""Answered requests remembered for that window (the oldest are forgotten first)."""
 V1_ACTIONS = {
     "spawn_agent": "agent.run",
     "stop_agent": "agent.stop",
@@ -63,6 +86,12 @@ class Dispatch(Protocol):
     async def stop(self, caller: Caller, target: str) -> str: ...
 
     async def update_context(self, caller: Caller, target: str, content: str) -> str: ...
+
+    async def read_skill(self, caller: Caller, name: str) -> str: ...
+
+    async def create_skill(
+        self, caller: Caller, name: str, content: str, scope: str | None
+    ) -> str: ...
 
 
 class BadRequest(ValueError):
@@ -134,14 +163,45 @@ async def dispatch(service: Dispatch, caller: Caller, action: str,
             assert target is not None and content is not None
             return {"ok": True, "action": action,
                     "detail": await service.update_context(caller, target, content)}
+        if action == "skill.create":
+            name = _text(request, "name")
+            content = _text(request, "content")
+            scope = _text(request, "scope", required=False)
+            assert name is not None and content is not None
+            return {"ok": True, "action": action,
+                    "detail": await service.create_skill(caller, name, content, scope)}
+        if action == "skill.read":
+            name = _text(request, "name")
+            assert name is not None
+            return {"ok": True, "action": action,
+                    "detail": await service.read_skill(caller, name)}
         if action == "agent.list":
             agents = await service.list_agents(caller)
             return {"ok": True, "action": action, "detail": json.dumps(agents)}
+        if action in ("workstate.read", "workstate.set") and isinstance(service, WorkState):
+            return {"ok": True, "action": action,
+                    "detail": await _workstate(service, caller, action, request)}
+        knowledge = getattr(service, "knowledge", None)
+        if action in KNOWLEDGE_ACTIONS and knowledge is not None:
+            # Memory and the project context (issue 9), as the MCP tools offer them.
+            return {"ok": True, "action": action,
+                    "detail": await dispatch_knowledge(knowledge, caller, action, request)}
         raise BadRequest(f"unknown type {action!r}")
     except BadRequest as exc:
         return {"ok": False, "action": action, "error": str(exc)}
     except IdeaError as exc:
         return {"ok": False, "action": action, "error": exc.message}
+
+
+async def _workstate(state: WorkState, caller: Caller, action: str,
+                     request: dict[str, Any]) -> str:
+    """The live state through a file (LIV-6): the caller's row only, the tool's checks."""
+    if action == "workstate.read":
+        return json.dumps(await state.workstate_read(caller), ensure_ascii=False)
+    checked = workstate_arguments(request.get("status"), request.get("task"),
+                                  request.get("note"))
+    row = await state.workstate_set(caller, checked.status, checked.task, checked.note)
+    return json.dumps(row, ensure_ascii=False)
 
 
 class FileProtocol:
@@ -157,9 +217,13 @@ class FileProtocol:
         self.caller_of = caller_of
         self.watch = watch
         self._watches: dict[str, Any] = {}
-        self._in_flight: set[Path] = set()
+        self._in_flight: dict[Path, str] = {}
+        """Request path → the digest of the bytes being processed under it."""
+        self._answered: OrderedDict[tuple[Path, str], float] = OrderedDict()
+        """(path, digest) of recent requests → when their response was written."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._runtimes: dict[str, ProjectRuntime] = {}
+        self._closed = False
 
     def open(self, runtime: ProjectRuntime) -> None:
         folder = Path(runtime.root) / REQUESTS
@@ -182,6 +246,7 @@ class FileProtocol:
         self.scan(runtime.root)
 
     def close(self) -> None:
+        self._closed = True
         for watch in self._watches.values():
             watch.stop()
         self._watches.clear()
@@ -190,7 +255,7 @@ class FileProtocol:
 
     def scan(self, root: str) -> None:
         runtime = self._runtimes.get(root)
-        if runtime is None:
+        if runtime is None or self._closed:
             return
         folder = Path(root) / REQUESTS
         try:
@@ -204,18 +269,30 @@ class FileProtocol:
                 continue
             for path in files:
                 if (not path.name.endswith(".json") or path.name.endswith(RESPONSE_SUFFIX)
-                        or not NAME.match(path.name) or path in self._in_flight
-                        or not path.is_file()):
+                        or not NAME.match(path.name) or not path.is_file()):
                     continue
                 self._start(runtime, requester.name, path)
 
     def _start(self, runtime: ProjectRuntime, requester: str, path: Path) -> None:
         try:
-            data = path.read_bytes()
-            path.unlink()  # processed once: a second event finds nothing
+            with path.open("rb") as file:
+                data = file.read(MAX_REQUEST + 1)  # bounded: the loop never reads a huge file
         except OSError:
             return
-        self._in_flight.add(path)
+        digest = hashlib.sha256(data).hexdigest()
+        if path in self._in_flight:
+            if self._in_flight[path] != digest:
+                return  # another request under a busy name: taken when the first ends
+            _unlink(path)  # the same request again: the one in flight answers it
+            return
+        answered = self._answered.get((path, digest))
+        if (answered is not None and time.monotonic() - answered < REPEAT_WINDOW
+                and _response_path(path).exists()):
+            _unlink(path)  # just answered, and its response is still there: it stands
+            return
+        if not _unlink(path):
+            return  # someone else took it
+        self._in_flight[path] = digest
         task = asyncio.get_running_loop().create_task(
             self._process(runtime, requester, path, data)
         )
@@ -224,7 +301,7 @@ class FileProtocol:
 
     async def _process(self, runtime: ProjectRuntime, requester: str, path: Path,
                        data: bytes) -> None:
-        response_path = path.with_name(path.name + RESPONSE_SUFFIX)
+        response_path = _response_path(path)
         try:
             caller = self.caller_of(runtime, requester)
             if caller is None:
@@ -237,10 +314,34 @@ class FileProtocol:
                     response = {"ok": False, "action": "unknown", "error": str(exc)}
                 else:
                     response = await dispatch(self.service, caller, action, request)
-            write_json_atomic(response_path, response)
+            # Off the loop: an atomic write waits for the disk (fsync).
+            await asyncio.to_thread(write_json_atomic, response_path, response)
         except IdeaError as exc:
             log.error("file protocol: %s", exc.message)
         except Exception:
             log.exception("file protocol request %s failed", path)
         finally:
-            self._in_flight.discard(path)
+            self._done(runtime.root, path)
+
+    def _done(self, root: str, path: Path) -> None:
+        digest = self._in_flight.pop(path, None)
+        if digest is not None:
+            self._answered[(path, digest)] = time.monotonic()
+            self._answered.move_to_end((path, digest))
+            while len(self._answered) > REMEMBERED:
+                self._answered.popitem(last=False)
+        if path.exists():
+            self.scan(root)  # a request that waited for this name goes now
+
+
+def _response_path(path: Path) -> Path:
+    return path.with_name(path.name + RESPONSE_SUFFIX)
+
+
+def _unlink(path: Path) -> bool:
+    """Delete a request that was read; False when it was gone already."""
+    try:
+        path.unlink()
+    except OSError:
+        return False
+    return True

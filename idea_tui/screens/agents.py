@@ -4,18 +4,17 @@ edit the persona, rename, delete, sync with the template, go to the agent's cell
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
-from idea_tui.screens import flows
-from idea_tui.screens.action_list import ActionListScreen
-from idea_tui.widgets.message_line import MessageLine
+from idea_tui.screens import flows, limit_flows, skill_flows
+from idea_tui.screens.conversation import open_for_agent
+from idea_tui.screens.list_panel import ListPanel
 
 if TYPE_CHECKING:
     from idea_tui.ports import Runner
@@ -32,30 +31,40 @@ STATE_STYLES = {
 MIN_STATUS_WIDTH = 20
 MAX_PANEL_WIDTH = 130
 
-# Key (as typed) → (action, closes the panel when it worked).
-KEYS: dict[str, tuple[str, bool]] = {
-    "enter": ("launch_split", True),
-    "l": ("launch_split", True),
-    "b": ("launch_background", False),
-    "c": ("launch_here", True),
-    "g": ("go", True),
-    "s": ("stop", False),
-    "r": ("restart", False),
-    "p": ("profile", False),
-    "n": ("new", False),
-    "e": ("edit", False),
-    "E": ("edit_external", False),
-    "R": ("rename", False),
-    "d": ("delete", False),
-    "u": ("sync", False),
-    "W": ("launch_worktree", True),
-    "w": ("changes", False),
-    "t": ("toggle_sync", False),
+# Key (as typed) → action.
+KEYS: dict[str, str] = {
+    "enter": "launch_split",
+    "l": "launch_split",
+    "b": "launch_background",
+    "c": "launch_here",
+    "g": "go",
+    "s": "stop",
+    "r": "restart",
+    "p": "profile",
+    "n": "new",
+    "e": "edit",
+    "E": "edit_external",
+    "R": "rename",
+    "d": "delete",
+    "u": "sync",
+    "W": "launch_worktree",
+    "w": "changes",
+    "t": "toggle_sync",
+    "v": "conversations",
+    "m": "limit_time",
+    "N": "limit_now",
+    "X": "limit_cancel",
+    "o": "limit_not_limited",
+    "f": "limit_swap",
+    "k": "give_skill",
+    "K": "take_skill",
 }
+# Actions that close the panel when they worked (the launch went through, the cell was found).
+CLOSES_PANEL = {"launch_split", "launch_here", "launch_worktree", "go"}
 # Actions that make sense without a selected agent.
 NO_AGENT_NEEDED = {"new"}
-# What each action on the selected agent runs; a true result lets a closing key close the
-# panel (the launch went through, the cell was found).
+# What each action on the selected agent runs; a true result lets an action of CLOSES_PANEL
+# close the panel.
 FLOWS: dict[str, Callable[[Runner, Agent], Awaitable[object]]] = {
     "launch_split": lambda runner, agent: flows.launch(runner, agent, "split"),
     "launch_here": lambda runner, agent: flows.launch(runner, agent, "cell"),
@@ -72,19 +81,44 @@ FLOWS: dict[str, Callable[[Runner, Agent], Awaitable[object]]] = {
     "delete": flows.delete,
     "sync": flows.sync,
     "toggle_sync": flows.toggle_sync,
+    "conversations": open_for_agent,
+    "limit_time": limit_flows.set_time,
+    "limit_now": limit_flows.resume_now,
+    "limit_cancel": limit_flows.cancel,
+    "limit_not_limited": limit_flows.not_limited,
+    "limit_swap": limit_flows.continue_on,
+    "give_skill": skill_flows.give_skill,
+    "take_skill": skill_flows.take_skill,
 }
+SKILL_ACTIONS = {"give_skill", "take_skill"}
 
 HINTS = (
     "Enter/l: launch in a split · c: in the focused cell · b: in the background · g: go to it\n"
     "s: stop · r: restart · p: profile · n: new · e: edit · E: $EDITOR · R: rename · d: delete\n"
-    "u: sync · t: keep in sync on/off · W: launch in its worktree · w: what it changed · Esc: close"
+    "u: sync · t: keep in sync on/off · W: launch in its worktree · w: what it changed\n"
+    "v: its conversations · k: give a skill · K: take a skill off · Esc: close"
 )
+LIMIT_HINT = ("m: when to resume · N: resume now · X: cancel the resume · "
+              "f: continue on another profile")
+"""Shown under a selected agent at a usage limit (issue 10)."""
+STATE_HINTS = {
+    "limited": ("m: when to resume · N: resume now · X: cancel the resume · o: no longer "
+                "limited · f: continue on another profile"),
+    "suspected": ("m: when to resume · o: not a limit (its task goes on) · N: resume now · "
+                  "f: continue on another profile"),
+}
+"""The hint for a limited agent (o: it went on unseen), a suspected one (nothing is armed
+to cancel yet); an agent on its fallback profile gets LIMIT_HINT."""
+LIMIT_STYLES = {"limited": "bold magenta", "suspected": "bold red", "swapped": "bold cyan"}
 
 
-def status_text(agent: Agent, width: int | None = None) -> Text:
-    status = flows.agent_status(agent)
+def status_text(agent: Agent, width: int | None = None, elapsed: float = 0.0) -> Text:
+    status = flows.agent_status(agent, elapsed)
     if width is not None and len(status) > width:
         status = status[: width - 1] + "…"
+    limit = agent.get("limit")
+    if isinstance(limit, dict):
+        return Text(status, style=LIMIT_STYLES.get(str(limit.get("state")), "bold magenta"))
     return Text(status, style=STATE_STYLES.get(str(agent.get("state")), ""))
 
 
@@ -101,40 +135,70 @@ def badge_text(agent: Agent) -> Text:
                 style="bold black on yellow")
 
 
-class AgentsScreen(ActionListScreen):
+def skill_chips(agent: Agent, skills: list[dict[str, Any]]) -> Text:
+    """`Skills: [Release checklist] [Build (global)]`, one chip per assigned skill in its
+    order (k gives one, K takes one off)."""
+    text = Text("Skills: ", style="bold")
+    held = skill_flows.held_by(agent, skills)
+    if not held:
+        text.append("none (k gives one)", style="dim")
+        return text
+    for index, skill in enumerate(held):
+        if index:
+            text.append(" ")
+        style = "black on magenta" if skill["scope"] == "global" else "black on cyan"
+        if skill.get("gone"):
+            style = "dim strike"
+        text.append(f" {skill_flows.label(skill)} ", style=style)
+    return text
+
+
+class AgentsScreen(ListPanel):
     """`agents` pre-fetched (snapshot tests) or read with agent_list, then every
     `REFRESH_SECONDS` while the panel is open."""
 
-    REFRESH_SECONDS: ClassVar[float] = 2.0
-
-    ACTION_KEYS = KEYS
+    PANEL_TITLE = " Agents "
+    HINTS = HINTS
+    TABLE_ID, NOTE_ID = "agents-table", "agent-detail"
+    COLUMNS = (("Agent", "name"), ("Profile", "profile"), ("Status", "status"),
+               ("Template", "template"), ("", "update"))
+    COLUMNS_FOLLOW_CONTENT = True
+    LIST_COMMAND = "agent_list"
+    REFRESH_SECONDS: ClassVar[float | None] = 2.0
+    COUNTDOWN_SECONDS: ClassVar[float] = 1.0
+    """A limited agent's countdown runs between two reads of agent_list (SLM-8)."""
+    ACTIONS = KEYS
+    NO_SELECTION_NEEDED = NO_AGENT_NEEDED
+    NOTHING_SELECTED = "no agent selected: n creates one"
+    WORKER_GROUP = "agents-panel"
 
     DEFAULT_CSS = """
-    AgentsScreen { align: center middle; }
-    AgentsScreen > Vertical {
-        width: 98%; max-width: 130; height: auto; max-height: 90%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
-    AgentsScreen DataTable { height: auto; max-height: 16; margin-top: 1; }
-    AgentsScreen #agent-detail { margin-top: 1; color: $text; }
-    AgentsScreen .hint { color: $text-muted; margin-top: 1; }
+    AgentsScreen > Vertical { width: 98%; max-width: 130; }
+    AgentsScreen #agent-detail { color: $text; }
     """
 
     def __init__(self, runner: Runner | None, agents: list[Agent] | None = None, *,
-                 project: str | None = None) -> None:
-        super().__init__()
-        self.runner = runner
-        self.agents = agents
+                 project: str | None = None, skills: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(runner, agents)
         self.project = project
+        self.read_at = time.monotonic()
+        """When `agents` was read: countdowns subtract the time since."""
+        self.clock: Callable[[], float] = time.monotonic
+        self.skills = skills
+        """skill_list's skills (names for the chips): read at open and after a skill key."""
+        self.status_width = MIN_STATUS_WIDTH
 
-    def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = " Agents "
-            yield Static(self._heading(), id="agents-heading")
-            yield DataTable(cursor_type="row", id="agents-table")
-            yield Static("", id="agent-detail")
-            yield MessageLine()
-            yield Static(HINTS, classes="hint")
+    @property
+    def items(self) -> list[Agent]:
+        """agent_list answers the list itself."""
+        return list(self.listing or [])
+
+    @property
+    def agents(self) -> list[Agent]:
+        return self.items
+
+    def above(self) -> Static:
+        return Static(self._heading(), id="agents-heading")
 
     def _heading(self) -> Text:
         project = self.project
@@ -148,45 +212,54 @@ class AgentsScreen(ActionListScreen):
             heading.append(": its agents")
         else:
             heading.append("The project's agents")
-        drifting = sum(1 for agent in self.agents or [] if agent.get("updateAvailable"))
+        drifting = sum(1 for agent in self.agents if agent.get("updateAvailable"))
         if drifting:
             heading.append(" · ")
             heading.append(f"{drifting} template update{'s' if drifting > 1 else ''} "
                            "available (u syncs)", style="bold yellow")
         return heading
 
-    def on_mount(self) -> None:
-        self.query_one(DataTable).focus()
-        self._fill()  # the headers at least, until agent_list answers
-        if self.agents is None and self.runner is not None:
-            self.run_worker(self.refresh_agents(report=True), group="refresh", exclusive=True)
-        if self.runner is not None:
-            self.set_interval(self.REFRESH_SECONDS, self._tick)
+    def start_reading(self) -> None:
+        super().start_reading()
+        if self.skills is None:
+            self.run_worker(self.refresh_skills(), group="skills", exclusive=True)
+        self.set_interval(self.COUNTDOWN_SECONDS, self._count_down)
 
-    def _tick(self) -> None:
-        self.run_worker(self.refresh_agents(report=False), group="refresh", exclusive=True)
-
-    async def refresh_agents(self, *, report: bool) -> None:
-        if self.runner is None:
-            return
-        if report:
-            agents = await self.runner.call("agent_list")
-        else:
-            answer = await self.runner.attempt("agent_list")
-            agents = answer.result if answer.ok else None
-        if agents is None:
-            if self.agents is None:
-                self.agents = []
-                self._fill()
-            return
-        if agents != self.agents:
-            self.agents = agents
+    def _count_down(self) -> None:
+        if any(isinstance(agent.get("limit"), dict) and "resumeIn" in agent["limit"]
+               for agent in self.agents):
             self._fill()
 
-    def _status_width(self) -> int:
+    def _elapsed(self) -> float:
+        return max(0.0, self.clock() - self.read_at)
+
+    def take(self, listing: Any) -> bool:
+        """A failed read shows an empty table the first time, else keeps what is shown; an
+        unchanged one draws nothing again."""
+        if listing is None:
+            if self.listing is None:
+                self.listing = []
+                return True
+            return False
+        if listing == self.listing:
+            return False
+        self.listing = listing
+        self.read_at = self.clock()
+        return True
+
+    async def refresh_skills(self) -> None:
+        """The skills' names for the chips (quietly none when the daemon cannot say)."""
+        if self.runner is None:
+            return
+        answer = await self.runner.attempt("skill_list")
+        result = answer.result if answer.ok and isinstance(answer.result, dict) else {}
+        self.skills = list(result.get("skills", []))
+        self.show_selection()
+
+    def measure(self) -> None:
         """What the Status column can take without a horizontal scroll bar (the detail
         line below the table shows the whole status of the selected agent)."""
-        agents = self.agents or []
+        agents = self.agents
         inner = min(MAX_PANEL_WIDTH, self.app.size.width * 98 // 100) - 4
         others = 0
         for header, cells in (
@@ -196,39 +269,21 @@ class AgentsScreen(ActionListScreen):
             ("", [badge_text(agent).plain for agent in agents]),
         ):
             others += max([cell_len(header), *(cell_len(cell) for cell in cells)]) + 2
-        return max(MIN_STATUS_WIDTH, inner - others - 2)
+        self.status_width = max(MIN_STATUS_WIDTH, inner - others - 2)
 
-    def _fill(self) -> None:
-        if not self.is_attached:
-            return
-        table = self.query_one(DataTable)
-        selected = self.selected
-        # Columns too: their widths follow the current content.
-        table.clear(columns=True)
-        for label, key in (("Agent", "name"), ("Profile", "profile"), ("Status", "status"),
-                           ("Template", "template"), ("", "update")):
-            table.add_column(label, key=key)
-        width = self._status_width()
-        for agent in self.agents or []:
-            table.add_row(Text(agent["name"], style="bold"), agent.get("profileId", ""),
-                          status_text(agent, width), template_text(agent), badge_text(agent),
-                          key=agent["id"])
-        if selected is not None:
-            ids = [agent["id"] for agent in self.agents or []]
-            if selected["id"] in ids:
-                table.move_cursor(row=ids.index(selected["id"]))
-        self._show_detail()
+    def key_of(self, item: Agent) -> str:
+        return str(item["id"])
+
+    def cells(self, item: Agent) -> tuple[Text | str, ...]:
+        return (Text(item["name"], style="bold"), item.get("profileId", ""),
+                status_text(item, self.status_width, self._elapsed()), template_text(item),
+                badge_text(item))
+
+    def after_fill(self) -> None:
+        self.show_selection()
         self.query_one("#agents-heading", Static).update(self._heading())
 
-    @property
-    def selected(self) -> Agent | None:
-        agents = self.agents or []
-        if not agents:
-            return None
-        row = self.query_one(DataTable).cursor_row
-        return agents[row] if 0 <= row < len(agents) else None
-
-    def _show_detail(self) -> None:
+    def show_selection(self) -> None:
         detail = self.query_one("#agent-detail", Static)
         agent = self.selected
         if agent is None:
@@ -242,27 +297,21 @@ class AgentsScreen(ActionListScreen):
             text.append(f" · template {agent['template']}"
                         + (" (kept in sync)" if agent.get("synchronized") else " (copy)"))
         text.append("\n")
-        text.append_text(status_text(agent, width=None))
+        text.append_text(status_text(agent, width=None, elapsed=self._elapsed()))
+        limit = agent.get("limit")
+        if isinstance(limit, dict):
+            if limit.get("message"):
+                text.append(f"\n{limit['message']}", style="dim")
+            hint = STATE_HINTS.get(str(limit.get("state")), LIMIT_HINT)
+            text.append(f"\n{hint}", style="bold")
         badge = flows.update_badge(agent)
         if badge:
             text.append(f" · {badge}: u syncs", style="bold yellow")
+        text.append("\n")
+        text.append_text(skill_chips(agent, self.skills or []))
         detail.update(text)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._show_detail()
-
-    def start(self, key: str) -> None:
-        """Run the action of `key` in a worker (it may ask questions in dialogs)."""
-        action, closes = KEYS[key]
-        agent = self.selected
-        if agent is None and action not in NO_AGENT_NEEDED:
-            self.query_one(MessageLine).show("no agent selected: n creates one", "error")
-            return
-        if self.runner is None:
-            return
-        self.run_worker(self._run(action, agent, closes), group="agents-panel")
-
-    async def _run(self, action: str, agent: Agent | None, closes: bool) -> None:
+    async def perform(self, action: str, agent: Agent | None) -> None:
         runner = self.runner
         assert runner is not None
         done: object = None
@@ -271,7 +320,9 @@ class AgentsScreen(ActionListScreen):
         else:
             assert agent is not None
             done = await FLOWS[action](runner, agent)
-        if closes and done and self.is_active:
+        if action in CLOSES_PANEL and done and self.is_active:
             self.dismiss(None)
             return
-        await self.refresh_agents(report=False)
+        await self.refresh_listing(report=False)
+        if action in SKILL_ACTIONS:
+            await self.refresh_skills()

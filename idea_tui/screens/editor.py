@@ -1,13 +1,15 @@
-"""The built-in Markdown editor: an agent's persona or a template's content.
+"""The built-in Markdown editor: personas, templates, skills, memory notes, CONTEXT.md.
 
 Ctrl+S saves through the `save` callback given by the caller (which writes the file or calls
 the daemon and returns whether it worked: the editor stays open when it did not); Escape
-leaves, asking first when the text was changed.
+leaves, asking first when the text was changed. `edit_revised` is the usual caller: a file
+the daemon read at a revision, written back over it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +19,9 @@ from textual.widgets import Static, TextArea
 
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.widgets.message_line import MessageLine
+
+if TYPE_CHECKING:
+    from idea_tui.ports import Runner
 
 Saver = Callable[[str], Awaitable[bool]]
 
@@ -110,3 +115,29 @@ class EditorScreen(ModalScreen[str | None]):
                 self.dismiss(None)
 
         self.app.push_screen(ConfirmScreen("Discard your changes?"), callback=answered)
+
+
+Write = Callable[[str, str], Awaitable[str | None]]
+"""Writes a text over the revision it was read at: the new revision, or None when it was not
+written (the reason reported; the daemon asks first when the file changed meanwhile)."""
+
+
+async def edit_revised(runner: Runner, title: str, text: str, revision: str, write: Write, *,
+                       unchanged: str | None, note: str = "") -> bool:
+    """`text`, read at `revision`, in the built-in editor; Ctrl+S writes it through `write`
+    over that revision. Saved as it was read: `unchanged` is reported and nothing written
+    (None: written all the same, e.g. a new file's starter text). True when it was saved."""
+    original, base = text, revision
+
+    async def save(new: str) -> bool:
+        nonlocal original, base
+        if new == original and unchanged is not None:
+            runner.report(unchanged)
+            return True
+        revised = await write(new, base)
+        if revised is None:
+            return False
+        original, base = new, revised
+        return True
+
+    return await runner.ask(EditorScreen(title, text, save=save, note=note)) is not None

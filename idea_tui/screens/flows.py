@@ -8,17 +8,15 @@ panel on top. They run in workers, never in a key handler.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import tempfile
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from idea_tui.cli_orchestration import team_activity
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.confirm import ConfirmScreen
-from idea_tui.screens.editor import EditorScreen
+from idea_tui.screens.editor import EditorScreen, edit_revised
+from idea_tui.screens.external_editor import edit_externally
+from idea_tui.screens.external_editor import editor_command as editor_command  # (re-exported)
 from idea_tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
@@ -30,9 +28,18 @@ Agent = dict[str, Any]
 # ─── describing agents ────────────────────────────────────────────────────────────────
 
 
-def agent_status(agent: Agent) -> str:
+def agent_status(agent: Agent, elapsed: float = 0.0) -> str:
     """An agent's state in words: stopped, running in cell X / in the background, exited
-    with code N, failed: why, resumable."""
+    with code N, failed: why, resumable; then its usage limit and the countdown to its
+    resume (`elapsed`: seconds since `agent` was read)."""
+    from idea_tui.limit_words import limit_words
+
+    words = _plain_status(agent)
+    limited = limit_words(agent, elapsed)
+    return f"{limited} · {words}" if limited else words
+
+
+def _plain_status(agent: Agent) -> str:
     state = agent.get("state")
     if state == "running":
         if agent.get("background") or not agent.get("cell"):
@@ -301,66 +308,34 @@ async def edit_persona(runner: Runner, agent: Agent) -> bool:
     if not shown:
         return False
     name = PurePath(shown["path"]).name
-    original, base = shown["content"], shown["revision"]
     note = "" if shown["exists"] else f"{shown['path']} does not exist: saving creates it"
     if agent.get("synchronized") and not note:
         note = (f"kept in sync with template {agent.get('template')}: a sync backs up your "
                 "edits and replaces them")
 
-    async def save(text: str) -> bool:
-        nonlocal original, base
-        if text == original:
-            runner.report(f"{name}: no change")
-            return True
-        # The daemon asks (a "confirm" answer) when the file changed since it was read.
+    async def write(text: str, base: str) -> str | None:
         written = await runner.call("agent_persona_write", agent=agent["id"], content=text,
                                     revision=base)
         if written is None:
-            return False
-        original, base = text, written["revision"]
+            return None
         runner.report(f"saved {written['path']}")
-        return True
+        return str(written["revision"])
 
-    saved = await runner.ask(EditorScreen(f" {agent['name']} — {shown['path']} ", original,
-                                          save=save, note=note))
-    return saved is not None
-
-
-def editor_command() -> list[str]:
-    return shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+    return await edit_revised(runner, f" {agent['name']} — {shown['path']} ", shown["content"],
+                              shown["revision"], write, unchanged=f"{name}: no change",
+                              note=note)
 
 
 async def edit_persona_external(runner: Runner, agent: Agent) -> None:
     """The agent's Markdown in $VISUAL / $EDITOR, with the client suspended meanwhile: the
     editor works on a copy here, which the daemon then writes (asking if it changed)."""
-    from textual.app import SuspendNotSupported
-
     shown = await runner.call("agent_persona_read", agent=agent["id"])
     if not shown:
         return
     name = PurePath(shown["path"]).name
-    with tempfile.TemporaryDirectory(prefix="idea-persona-") as folder:
-        copy = Path(folder) / name
-        copy.write_text(shown["content"], encoding="utf-8")
-        command = [*editor_command(), str(copy)]
-        try:
-            with runner.app.suspend():
-                code = subprocess.call(command)
-        except SuspendNotSupported:
-            runner.report("this terminal cannot hand over to $EDITOR: e edits here", "error")
-            return
-        except OSError as exc:
-            runner.report(f"cannot start {command[0]} ({exc.strerror or exc}): set $EDITOR",
-                          "error")
-            return
-        if code != 0:
-            runner.report(f"{command[0]} exited with code {code}", "error")
-            return
-        try:
-            text = copy.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            runner.report(f"cannot read the edited copy: {exc}", "error")
-            return
+    text = await edit_externally(runner, name, shown["content"])
+    if text is None:
+        return
     if text == shown["content"]:
         runner.report(f"{name}: no change")
         return

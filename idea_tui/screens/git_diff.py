@@ -6,12 +6,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
+from idea_tui.screens.diff_screen import DiffScreen
 from idea_tui.widgets.diff_view import DiffView
 
 if TYPE_CHECKING:
@@ -29,17 +25,8 @@ def commit_header(entry: dict[str, Any]) -> Text:
     return text
 
 
-class CommitDiffScreen(ModalScreen[None]):
+class CommitDiffScreen(DiffScreen):
     """`files` given: shown as is (snapshot tests); else read with git_diff."""
-
-    DEFAULT_CSS = """
-    CommitDiffScreen { align: center middle; }
-    CommitDiffScreen > Vertical {
-        width: 98%; height: 94%; border: round $accent; background: $surface; padding: 0 1;
-    }
-    CommitDiffScreen DiffView { margin-top: 1; }
-    CommitDiffScreen .hint { color: $text-muted; }
-    """
 
     def __init__(self, runner: Runner | None, entry: dict[str, Any],
                  files: list[dict[str, Any]] | None = None) -> None:
@@ -48,12 +35,8 @@ class CommitDiffScreen(ModalScreen[None]):
         self.entry = entry
         self.files = files
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(commit_header(self.entry))
-            yield DiffView()
-            yield Static("↑↓ PgUp PgDn: scroll · [ ]: previous/next hunk · Esc: back",
-                         classes="hint")
+    def header(self) -> Text:
+        return commit_header(self.entry)
 
     async def on_mount(self) -> None:
         view = self.query_one(DiffView)
@@ -64,11 +47,3 @@ class CommitDiffScreen(ModalScreen[None]):
             view.show([], "reading the diff…")
             answer = await self.runner.attempt("git_diff", target="commit", new=self.entry["oid"])
             view.show(answer.result["files"] if answer.ok else [], answer.error or "")
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key in ("escape", "q"):
-            event.stop()
-            self.dismiss(None)
-        elif event.character in ("[", "]"):
-            event.stop()
-            self.query_one(DiffView).select_hunk(-1 if event.character == "[" else 1)

@@ -9,6 +9,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from adapters.ipc.messages import Scene
+from idea_tui.first_paint import unavailable_label
 from idea_tui.widgets import labels
 
 INFO_SECONDS = 8.0
@@ -29,10 +30,18 @@ class TabBar(Widget):
             super().__init__()
             self.index = index
 
+    class TabRetry(Message):
+        """A click on an unavailable project's tab: try to open it again."""
+
+        def __init__(self, root: str) -> None:
+            super().__init__()
+            self.root = root
+
     def __init__(self) -> None:
         super().__init__()
         self.scene: Scene | None = None
         self._spans: list[tuple[int, int, int]] = []
+        self._retry: list[tuple[int, int, str]] = []
 
     def set_scene(self, scene: Scene) -> None:
         self.scene = scene
@@ -41,6 +50,7 @@ class TabBar(Widget):
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         self._spans = []
+        self._retry = []
         scene = self.scene
         if scene is None:
             text.append(" idea — connecting…", style="dim")
@@ -52,10 +62,16 @@ class TabBar(Widget):
             text.append("no project open — prefix P: projects panel", style="dim italic")
         for index, tab in enumerate(scene.tabs):
             start = text.cell_len
-            label = f" {index}:{labels.label(tab.name, MAX_NAME)} "
-            text.append(label, style="bold black on green" if tab.active else "")
-            # Clicks come in cells: a wide character in a name counts two.
-            self._spans.append((start, text.cell_len, index))
+            if tab.unavailable:
+                # Kept for a project that cannot be opened now (after the open ones): the
+                # reason shows, and a click retries (TabRetry).
+                text.append(unavailable_label(tab.name, tab.unavailable), style="bold red")
+                self._retry.append((start, text.cell_len, tab.root))
+            else:
+                label = f" {index}:{labels.label(tab.name, MAX_NAME)} "
+                text.append(label, style="bold black on green" if tab.active else "")
+                # Clicks come in cells: a wide character in a name counts two.
+                self._spans.append((start, text.cell_len, index))
             text.append(" ")
         return text
 
@@ -63,6 +79,10 @@ class TabBar(Widget):
         for start, end, index in self._spans:
             if start <= event.x < end:
                 self.post_message(self.TabClicked(index))
+                return
+        for start, end, root in self._retry:
+            if start <= event.x < end:
+                self.post_message(self.TabRetry(root))
                 return
 
 

@@ -77,7 +77,7 @@ class CellMirror:
         cached_strip = self._strips.get(y)
         if cached_strip is not None and cached_strip.cell_length == width:
             return cached_strip
-        strip = self.renderer.render(self.lines[y], width)
+        strip = self.renderer.cached(self.lines[y], width)
         self._strips[y] = strip
         return strip
 

@@ -45,6 +45,8 @@ _FALLBACK = "?"
 # screen's content moved on anyway.
 _STYLE_CACHE_SIZE = 4096
 _FIT_CACHE_SIZE = 4096
+# Strips of whole rows: a scrolling screen sends rows it sent before, one line higher.
+_ROW_CACHE_SIZE = 2048
 # Ranges worth checking for characters both tables measure as one cell.
 _SINGLE_CELL_CANDIDATES = (
     (0x20, 0x7E),  # ASCII
@@ -186,6 +188,7 @@ class RowRenderer:
     def __init__(self) -> None:
         self._styles: dict[tuple[int, int, int], Style] = {}
         self._fitted: dict[str, Fitted] = {}
+        self._rows: dict[tuple[Row, int], Strip] = {}
         self._is_single_cell = is_single_cell_text
 
     def style(self, fg: int, bg: int, attrs: int) -> Style:
@@ -206,6 +209,17 @@ class RowRenderer:
                 self._fitted.clear()
             fitted = self._fitted[text] = fit_text(text)
         return fitted
+
+    def cached(self, row: Row, width: int) -> Strip:
+        """`render`, remembered: a row that scrolled up (or came back) is not drawn again.
+        Strips are immutable, so cells and lines may share them."""
+        key = (row, width)
+        strip = self._rows.get(key)
+        if strip is None:
+            if len(self._rows) >= _ROW_CACHE_SIZE:
+                self._rows.clear()
+            strip = self._rows[key] = self.render(row, width)
+        return strip
 
     def render(self, row: Row, width: int) -> Strip:
         """The row as a Strip of exactly `width` cells: cropped, or padded with blanks."""

@@ -11,7 +11,8 @@ them into gateway calls; the widget itself never talks to the daemon.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -21,9 +22,11 @@ from textual import events
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
 from adapters.ipc.messages import BorderInfo, CellFrame, CellInfo, Scene
+from idea_tui.first_paint import title_label, title_state, welcome_lines
 from idea_tui.widgets import labels
 from idea_tui.widgets.cell_mirror import CellMirror
 from idea_tui.widgets.row_render import RowRenderer
@@ -37,9 +40,32 @@ BORDER_ACTIVE = Style(color="green")
 MESSAGE_STYLE = Style(color="yellow")
 OUTSIDE_STYLE = Style(color="bright_black")
 OUTSIDE_CHAR = "·"
+# Rows of cells other than the focused one drawn per repaint; the rest wait for the next
+# repaint. A flooding cell's whole screen then never stands between a key and its echo: the
+# focused cell's rows are drawn at once, and a repaint stays a few milliseconds long.
+OTHER_ROWS_PER_PAINT = 8
+ECHO_WAIT = 0.1
+"""Seconds other cells' rows wait at most, after a key, for the focused cell's echo."""
 
 
 _BORDER = Strip([Segment("│", BORDER_STYLE)], 1)
+
+
+def _regions(cell: CellInfo, rows: Iterable[int]) -> list[Region]:
+    """A cell's screen rows as regions, one per run of adjacent rows: each `refresh` call
+    costs Textual as much as drawing a line, and a scrolling cell changes all rows."""
+    regions: list[Region] = []
+    top = cell.y + 1
+    start = previous = -2
+    for y in sorted(rows):
+        if y != previous + 1:
+            if start >= 0:
+                regions.append(Region(cell.x, top + start, cell.width, previous - start + 1))
+            start = y
+        previous = y
+    if start >= 0:
+        regions.append(Region(cell.x, top + start, cell.width, previous - start + 1))
+    return regions
 
 
 @lru_cache(maxsize=64)
@@ -110,6 +136,12 @@ class WorkspaceView(Widget, can_focus=True):
         # and a changed line is one join of strips the mirrors already hold.
         self._joined: dict[int, tuple[int, tuple[Strip, ...], Strip]] = {}
         self._titles: dict[tuple[str, Style, bool, int], Strip] = {}
+        # Rows of other cells still to draw, per cell, and whether a repaint will draw more.
+        self._waiting: dict[str, set[int]] = {}
+        self._pacing = False
+        self._echo_due = 0.0
+        """Until then (monotonic seconds) a key's echo is awaited: other cells wait."""
+        self._echo_timer: Timer | None = None
         self._cells: dict[str, CellInfo] = {}
         self._dragging: BorderInfo | None = None
         self.show_cursor = True
@@ -167,6 +199,7 @@ class WorkspaceView(Widget, can_focus=True):
                 mirror.info = cell
         self._plan = self._build_plan(scene)
         self._joined.clear()
+        self._waiting.clear()
         self.refresh()
 
     def set_title(self, cell_id: str, title: str) -> None:
@@ -183,10 +216,70 @@ class WorkspaceView(Widget, can_focus=True):
         if mirror is None or cell is None:
             return
         rows = mirror.apply(frame)
-        if mirror.copy is not None:
+        if mirror.copy is not None or not rows:
             return  # copy mode shows a snapshot: keep the view still
-        for y in rows:
-            self.refresh(Region(cell.x, cell.y + 1 + y, cell.width, 1))
+        if cell.focused:
+            self.refresh(*_regions(cell, rows))
+            if self._echo_due:
+                # The echo is on screen after this repaint: other cells may go on then.
+                self._echo_due = 0.0
+                if self._echo_timer is not None:
+                    self._echo_timer.stop()
+                    self._echo_timer = None
+                    self._pacing = False
+                if self._waiting and not self._pacing:
+                    self._pacing = True
+                    self.call_after_refresh(self._paint_waiting)
+            return
+        if len(rows) <= OTHER_ROWS_PER_PAINT and not self._waiting and not self._echo_due:
+            self.refresh(*_regions(cell, rows))
+            return
+        self._waiting.setdefault(cell.id, set()).update(rows)
+        if not self._pacing:
+            self._paint_waiting()
+
+    def await_echo(self) -> None:
+        """A key went to the focused cell: draw nothing of other cells until its echo is
+        drawn (or `ECHO_WAIT` passed), so that the echo is the next thing on screen."""
+        self._echo_due = time.monotonic() + ECHO_WAIT
+
+    @property
+    def painting(self) -> bool:
+        """Rows of a frame received are still to be drawn (a later repaint draws them)."""
+        return bool(self._waiting)
+
+    def _paint_waiting(self) -> None:
+        """Draw up to `OTHER_ROWS_PER_PAINT` waiting rows; the rest after the repaint."""
+        self._pacing = False
+        self._echo_timer = None
+        if self._echo_due:
+            left = self._echo_due - time.monotonic()
+            if left > 0:
+                self._pacing = True
+                self._echo_timer = self.set_timer(left, self._paint_waiting)
+                return
+            self._echo_due = 0.0
+        budget = OTHER_ROWS_PER_PAINT
+        regions: list[Region] = []
+        for cell_id in list(self._waiting):
+            rows = self._waiting[cell_id]
+            cell = self._cells.get(cell_id)
+            if cell is None:
+                del self._waiting[cell_id]
+                continue
+            chosen = sorted(rows)[:budget]
+            rows.difference_update(chosen)
+            if not rows:
+                del self._waiting[cell_id]
+            regions.extend(_regions(cell, chosen))
+            budget -= len(chosen)
+            if budget <= 0:
+                break
+        if regions:
+            self.refresh(*regions)
+        if self._waiting and not self._pacing:
+            self._pacing = True
+            self.call_after_refresh(self._paint_waiting)
 
     @property
     def focused_cell(self) -> CellInfo | None:
@@ -249,30 +342,26 @@ class WorkspaceView(Widget, can_focus=True):
         if (cached is not None and cached[0] == width and len(cached[1]) == len(parts)
                 and all(old is new for old, new in zip(cached[1], parts, strict=True))):
             return cached[2]
-        joined = Strip.join(parts)
-        if joined.cell_length != width:
-            joined = joined.crop(0, width)
+        if sum(part.cell_length for part in parts) == width:
+            # The pieces' widths are known: one list of their segments, not Strip.join
+            # (which measures every piece again).
+            joined = Strip([segment for part in parts for segment in part], width)
+        else:
+            joined = Strip.join(parts).crop(0, width)
         self._joined[y] = (width, parts, joined)
         return joined
 
     def _welcome_line(self, y: int, width: int) -> Strip:
         """A window with no project: say what to do instead of showing nothing."""
-        lines = [
-            ("No project is open in this window.", Style(bold=True)),
-            ("", Style()),
-            (f"Enter         create (or open) a project in {self.welcome_path}", Style()),
-            (f"{self.prefix_label} P      the projects panel", Style()),
-            (f"{self.prefix_label} ?      every key", Style()),
-            (f"{self.prefix_label} d      detach", Style()),
-        ]
+        lines = welcome_lines(self.welcome_path, self.prefix_label)
         top = max(0, (self.size.height - len(lines)) // 2)
         index = y - top
         if not 0 <= index < len(lines) or width <= 0:
             return Strip.blank(width)
-        text, style = lines[index]
+        text, bold = lines[index]
         left = max(0, (width - 60) // 2)
         line = (" " * left + text)[:width]
-        return Strip([Segment(line.ljust(width), style)], width)
+        return Strip([Segment(line.ljust(width), Style(bold=True) if bold else Style())], width)
 
     def _render_piece(self, piece: _Piece) -> Strip:
         if piece.kind == "border":
@@ -288,28 +377,16 @@ class WorkspaceView(Widget, can_focus=True):
 
     def _title_strip(self, cell: CellInfo) -> Strip:
         mirror = self.mirrors.get(cell.id)
-        name = cell.command or cell.kind
-        label = f" {cell.index} {name}"
-        if cell.title and cell.title != name:
-            label += f": {cell.title}"
-        if not cell.running and cell.exit_code is not None:
-            label += f" [exited {cell.exit_code} · Enter restarts]"
         copy = mirror.copy if mirror is not None else None
+        copied = ""
         if copy is not None:
-            label += f" [copy {copy.scrolled}/{max(0, len(copy.lines) - copy.height)}]"
+            copied = f" [copy {copy.scrolled}/{max(0, len(copy.lines) - copy.height)}]"
             if copy.message:
-                label += f" {copy.message}"
-        if self.scene is not None and self.scene.zoomed:
-            label += " [zoom]"
-        label += " "
-        if not cell.running and cell.exit_code is not None:
-            style = TITLE_EXITED
-        elif cell.attention:
-            style = TITLE_ATTENTION
-        elif cell.focused:
-            style = TITLE_FOCUSED
-        else:
-            style = TITLE_STYLE
+                copied += f" {copy.message}"
+        label = title_label(cell, zoomed=self.scene is not None and self.scene.zoomed,
+                            copy=copied)
+        style = {"exited": TITLE_EXITED, "attention": TITLE_ATTENTION,
+                 "focused": TITLE_FOCUSED}.get(title_state(cell), TITLE_STYLE)
         # The title is a program's text: cleaned, and cut by cells (wcwidth), not characters.
         key = (label, style, cell.focused, cell.width)
         strip = self._titles.get(key)

@@ -31,8 +31,10 @@ PROMPTS = {"claude": "(?m)^❯(?: |$)", "codex": "(?m)^›(?: |$)"}
 
 
 class RealTeam:
-    def __init__(self, idea: IdeaEnv, server: ModelServer, mcp_servers: tuple[str, ...] = ()
-                 ) -> None:
+    def __init__(self, idea: IdeaEnv, server: ModelServer, mcp_servers: tuple[str, ...] = (),
+                 *, subscription: bool = False) -> None:
+        """`subscription`: Claude Code logs in as a subscriber (homes.prepare_claude), as it
+        must to print and record its usage-limit message with the reset time."""
         folders = {str(require_cli(name).parent) for name in CLIS}
         self.idea = idea
         self.server = server
@@ -40,8 +42,11 @@ class RealTeam:
         self.trusted: list[Path] = [idea.root]
         idea.env["PATH"] = os.pathsep.join([*sorted(folders), idea.env["PATH"]])
         # No tool allowed in the user's settings: idea's launch flags must be enough.
+        for variable in ("ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"):
+            idea.env.pop(variable, None)
         idea.env.update(prepare_claude(idea.user_home, server.url, self.trusted,
-                                       [f"mcp__{name}" for name in mcp_servers]))
+                                       [f"mcp__{name}" for name in mcp_servers],
+                                       subscription=subscription))
         idea.env.update(prepare_codex(idea.user_home / ".codex", server.url, self.trusted,
                                       mcp_servers))
         idea.env[CODEX_KEY_VAR] = "sk-idea-test"

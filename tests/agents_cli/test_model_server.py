@@ -12,10 +12,7 @@ import gzip
 import http.client
 import json
 import threading
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.agents_cli.model_server import (
     Held,
@@ -26,20 +23,8 @@ from tests.agents_cli.model_server import (
     Text,
     ToolCall,
     UsageLimit,
-    model_server,
 )
 from tests.agents_cli.model_server.script import FALLBACK_TEXT, SIDE_TEXT
-
-
-@pytest.fixture
-def script() -> Script:
-    return Script()
-
-
-@pytest.fixture
-def server(script: Script) -> Iterator[ModelServer]:
-    with model_server(script) as running:
-        yield running
 
 
 def post(server: ModelServer, path: str, body: Any, *, headers: dict[str, str] | None = None,
@@ -187,6 +172,38 @@ def test_usage_limit_answers_as_each_provider(script: Script, server: ModelServe
     assert status == 429 and headers["x-codex-primary-reset-at"] == "2000000000"
     error = json.loads(data)["error"]
     assert error["type"] == "usage_limit_reached" and error["resets_at"] == 2_000_000_000
+
+
+def test_a_limit_window_refuses_everything_until_the_reset_then_the_rules_answer(
+        script: Script, server: ModelServer) -> None:
+    now = [1_000.0]
+    script.add("hello", [Text("after the reset")])
+    window = script.limit_until(1_060, "WINDOW-MESSAGE", clock=lambda: now[0])
+    for body in (claude_body("hello"), claude_body("title please", tools=False)):
+        status, headers, data = post(server, "/v1/messages", body)
+        assert status == 429 and headers["anthropic-ratelimit-unified-reset"] == "1060"
+        assert json.loads(data)["error"]["message"] == "WINDOW-MESSAGE"
+    items = [{"type": "message", "role": "user", "content": [{"type": "input_text",
+                                                             "text": "hello"}]}]
+    status, headers, _ = post(server, "/v1/responses", codex_body(items))
+    assert status == 429 and headers["x-codex-primary-reset-at"] == "1060"
+    assert window.refused == 3 and window.open
+
+    now[0] = 1_060.0  # the reset: the rule that waited answers, once
+    status, _, data = post(server, "/v1/messages", claude_body("hello"))
+    assert status == 200 and not window.open
+    assert "".join(d["delta"].get("text", "") for name, d in events(data)
+                   if name == "content_block_delta") == "after the reset"
+    assert [r.rule for r in server.model_requests()] == ["limit-window"] * 3 + ["hello"]
+
+
+def test_a_limit_window_can_be_lifted_before_its_time(
+        script: Script, server: ModelServer) -> None:
+    window = script.limit_until(4_000_000_000)
+    assert post(server, "/v1/messages", claude_body("x"))[0] == 429
+    window.lift()
+    assert post(server, "/v1/messages", claude_body("x"))[0] == 200
+    assert window.refused == 1
 
 
 def test_chunked_and_gzip_bodies_and_other_requests_are_read(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-from collections.abc import Iterator
+import tomllib
 
 import pytest
 
@@ -39,23 +39,11 @@ from tests.agents_cli.model_server import (
     ModelRequest,
     ModelServer,
     Script,
-    model_server,
 )
 from tests.helpers.idea import IDEA_BIN, IdeaEnv
 from tests.helpers.retry import retry_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
-
-
-@pytest.fixture
-def script() -> Script:
-    return Script()
-
-
-@pytest.fixture
-def server(script: Script) -> Iterator[ModelServer]:
-    with model_server(script) as running:
-        yield running
 
 
 def requests_of(server: ModelServer, who: str) -> list[ModelRequest]:
@@ -85,10 +73,16 @@ def test_a_real_agent_delegates_to_another_and_gets_its_reply(
     answers(script, "dev", "TASK-FOR-DEV", "RESULT-FROM-DEV: 42")
     concludes(script, "lead", "RESULT-FROM-DEV: 42", "LEAD-HAS-THE-ANSWER-42")
 
+    settings = users_settings(idea)
     dev = team.launch("Dev", dev_cli)
     lead = team.launch("Lead", lead_cli)
     team.type_line(lead["target"], "START-DELEGATION")
     team.wait_marker(lead["target"], "LEAD-HAS-THE-ANSWER-42")
+    # idea's server reached them through their command lines only: the user's own settings
+    # and MCP servers are as they were, and no project .mcp.json was written.
+    assert users_settings(idea) == settings
+    assert "idea" not in claude_user_servers(idea)
+    assert not (team.team.project / ".mcp.json").exists()
 
     [(caller, ticket)] = delivered_tasks(server, "dev")
     assert caller == "Lead"
@@ -99,6 +93,25 @@ def test_a_real_agent_delegates_to_another_and_gets_its_reply(
                 "RESULT-FROM-DEV: 42"]
     assert "RESULT-FROM-DEV: 42" in result.latest
     assert ticket  # one ticket, from one ask
+
+
+def users_settings(idea: IdeaEnv) -> dict[str, object]:
+    """The user's own settings of both CLIs: Claude Code's settings.json as it is, and the
+    MCP servers of Codex's config.toml (Codex writes its own TUI state into that file, e.g.
+    `[tui] screen_reader_detection_done`; Claude Code's state file ~/.claude.json, which it
+    rewrites itself, is looked at by `claude_user_servers`)."""
+    claude = idea.user_home / ".claude" / "settings.json"
+    codex = tomllib.loads((idea.user_home / ".codex" / "config.toml").read_text())
+    return {"claude settings": claude.read_bytes(), "codex servers": codex.get("mcp_servers")}
+
+
+def claude_user_servers(idea: IdeaEnv) -> set[str]:
+    """The MCP servers the user's ~/.claude.json declares, at user and project scope."""
+    state = json.loads((idea.user_home / ".claude.json").read_text())
+    names = set(state.get("mcpServers") or {})
+    for project in (state.get("projects") or {}).values():
+        names |= set(project.get("mcpServers") or {})
+    return names
 
 
 def idea_ask(idea: IdeaEnv, agent: str, task: str, cwd: str) -> subprocess.Popen[str]:

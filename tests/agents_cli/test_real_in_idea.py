@@ -8,32 +8,18 @@ context idea built for the launch (its persona, its project section).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.agents_cli.in_idea import RealTeam
-from tests.agents_cli.model_server import ModelServer, Script, Text, model_server
+from tests.agents_cli.model_server import ModelServer, Script, Text
 from tests.helpers.idea import IdeaEnv
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(400)]
 
 
-@pytest.fixture
-def script() -> Script:
-    return Script()
-
-
-@pytest.fixture
-def server(script: Script) -> Iterator[ModelServer]:
-    with model_server(script) as running:
-        yield running
-
-
 @pytest.mark.parametrize("cli", ["claude", "codex"])
 def test_an_agent_launched_by_idea_answers_a_turn_with_its_composed_context(
-        idea: IdeaEnv, server: ModelServer, script: Script, cli: str) -> None:
-    team = RealTeam(idea, server)
+        idea: IdeaEnv, team: RealTeam, server: ModelServer, script: Script, cli: str) -> None:
     team.project()
     persona = f"# Reviewer\n\nYou review code. PERSONA-MARK-{cli.upper()} ✓\n"
     created = team.new("Rev", cli, persona)

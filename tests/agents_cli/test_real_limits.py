@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 import re
 import time
+import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from adapters.limits import ClaudeTranscriptReader, CodexSessionReader
+from core.agents.profile import AgentProfile
+from core.session_limits import LimitLevel, LimitQuery, LimitSignal
 from tests.agents_cli.clis import profile, require_cli, run
 from tests.agents_cli.homes import base_env, prepare_claude, prepare_codex
 from tests.agents_cli.model_server import ModelServer, Script, UsageLimit, model_server
@@ -60,6 +64,15 @@ def clock(text: str) -> tuple[int, int]:
     return hour, int(found[2] or 0)
 
 
+def level_one(reader: ClaudeTranscriptReader | CodexSessionReader, cli: AgentProfile,
+              project: Path, conversation: str, env: dict[str, str]) -> LimitSignal | None:
+    """What idea's level-1 reader makes of the files the CLI just wrote."""
+    now = datetime.now(UTC)
+    return reader.read(LimitQuery(
+        agent_id="a1", profile=cli, project_root=project, run_dir=project / "run",
+        conversation_id=conversation, since=now - timedelta(minutes=10), now=now, env=env))
+
+
 def lines(paths: list[Path]) -> list[dict[str, Any]]:
     return [json.loads(line) for path in paths
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -71,7 +84,8 @@ def test_claude_code_subscription_limit_message_and_transcript(
     home = tmp_path / "home"
     env = {**base_env(home), "TZ": "UTC",
            **prepare_claude(home, server.url, [project], subscription=True)}
-    done = run([claude, "-p", "hello"], env=env, cwd=project)
+    session = str(uuid.uuid4())
+    done = run([claude, "-p", "--session-id", session, "hello"], env=env, cwd=project)
     assert done.returncode != 0
     message = done.stdout.strip()
     assert CLAUDE.rate_limit_pattern is not None
@@ -85,17 +99,23 @@ def test_claude_code_subscription_limit_message_and_transcript(
     [record] = [line for line in lines(transcript) if line.get("isApiErrorMessage")]
     assert record["apiError"] == "usage_limit_reached" and record["apiErrorStatus"] == 429
     info = record["apiErrorParams"]["rate_limit_info"]
-    assert info["status"] == "rejected" and info["resetsAt"] == reset_at  # level 1
+    assert info["status"] == "rejected" and info["resetsAt"] == reset_at
+    signal = level_one(ClaudeTranscriptReader(), CLAUDE, project, session, env)  # level 1
+    assert signal is not None and signal.level is LimitLevel.STRUCTURED
+    assert signal.resets_at == datetime.fromtimestamp(reset_at, UTC)
+    assert signal.text == message
 
 
 def test_claude_code_token_login_limit_is_a_plain_429(
         server: ModelServer, project: Path, tmp_path: Path) -> None:
     """With a token (not a subscription), the same answer is only "Request rejected (429)":
-    no reset time anywhere, so idea has to ask the user (level 3)."""
+    no reset time anywhere. Level 1 still says "limited" (the transcript's
+    `error: rate_limit`), the end unknown: idea asks the user for the time."""
     claude = require_cli("claude")
     home = tmp_path / "home"
     env = {**base_env(home), **prepare_claude(home, server.url, [project])}
-    done = run([claude, "-p", "hello"], env=env, cwd=project)
+    session = str(uuid.uuid4())
+    done = run([claude, "-p", "--session-id", session, "hello"], env=env, cwd=project)
     assert done.returncode != 0
     assert "Request rejected (429)" in done.stdout and "LIMIT-BODY-MESSAGE" in done.stdout
     assert CLAUDE.rate_limit_pattern is not None
@@ -103,6 +123,8 @@ def test_claude_code_token_login_limit_is_a_plain_429(
     transcript = list((home / ".claude" / "projects").glob("*/*.jsonl"))
     [record] = [line for line in lines(transcript) if line.get("isApiErrorMessage")]
     assert record["error"] == "rate_limit" and "apiErrorParams" not in record
+    signal = level_one(ClaudeTranscriptReader(), CLAUDE, project, session, env)
+    assert signal is not None and signal.resets_at is None  # limited, the end unknown
 
 
 def test_codex_limit_message_and_session_file(
@@ -126,3 +148,7 @@ def test_codex_limit_message_and_session_file(
     limits = [e["rate_limits"]["primary"] for e in events if e.get("type") == "token_count"
               and (e.get("rate_limits") or {}).get("primary")]
     assert limits and limits[-1]["resets_at"] == reset_at and limits[-1]["used_percent"] == 100
+    [session] = sessions
+    signal = level_one(CodexSessionReader(), CODEX, project, session.stem[-36:], env)
+    assert signal is not None and signal.level is LimitLevel.STRUCTURED  # level 1
+    assert signal.resets_at == datetime.fromtimestamp(reset_at, UTC)

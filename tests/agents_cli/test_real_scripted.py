@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from core.agents.profile import SessionMode
 from tests.agents_cli.clis import launch_argv, profile, require_cli, run
 from tests.agents_cli.context import composed_context, launch_values
 from tests.agents_cli.homes import cli_env
-from tests.agents_cli.model_server import McpCall, ModelServer, Script, Text, model_server
+from tests.agents_cli.model_server import McpCall, ModelServer, Script, Text
 from tests.agents_cli.screen import TuiOnPty
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,17 +32,6 @@ TURN_WAIT = 120.0
 """Seconds a real CLI may take for a turn on a loaded machine (a passing test waits less)."""
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture
-def script() -> Script:
-    return Script()
-
-
-@pytest.fixture
-def server(script: Script) -> Iterator[ModelServer]:
-    with model_server(script) as running:
-        yield running
 
 
 @pytest.fixture

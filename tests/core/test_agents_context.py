@@ -57,7 +57,7 @@ _part = st.one_of(st.none(), st.text(alphabet="ab #\n", max_size=12))
 
 
 @settings(deadline=None)
-@given(st.tuples(*([_part] * 8)))
+@given(st.tuples(*([_part] * len(TITLES))))
 def test_composition_is_ordered_and_ends_with_one_newline(parts: tuple[str | None, ...]) -> None:
     sections = ContextSections(*parts)
     text = compose_context(sections)

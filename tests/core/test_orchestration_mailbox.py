@@ -306,3 +306,90 @@ def test_invariants_hold_under_any_sequence(sequence: list[tuple[str, object, ob
     # Far enough in the future, every ticket reached a final state.
     box.sweep(now + 10_000)
     assert all(t.state.final for t in box.tickets())
+
+
+# ─── a held FIFO (issue 10: the target is at a usage limit) ──────────────────────────────
+
+
+def test_a_held_target_gets_nothing_and_its_queue_does_not_time_out() -> None:
+    box = mailbox(queue_wait_cap=10.0, rendezvous_timeout=1000.0)
+    first = ask(box, "a", "b", now=0.0)
+    box.hold("b", "target limited until 17:00")
+    assert box.next_for_delivery("b") is None and box.targets_waiting() == []
+    assert box.held("b") == "target limited until 17:00"
+    assert box.sweep(500.0) == []  # far past the queue-wait cap
+    assert box.get(first).state is TicketState.QUEUED
+    assert box.next_deadline() == 1000.0  # only the rendezvous bound still counts
+    assert box.release("b", 500.0) is True and box.release("b", 500.0) is False
+    # The queue wait starts again at the release.
+    assert box.sweep(505.0) == []
+    assert [t.id for t in box.sweep(511.0)] == [first]
+
+
+def test_a_turn_held_under_a_suspicion_goes_on_with_the_bound_it_had_left() -> None:
+    """A limit only suspected holds the FIFO with the turn still running: it does not time
+    out while the user is asked, and when the answer is "not a limit" it goes on with the
+    time it had left (the wait for the user is not charged to it)."""
+    box = mailbox(turn_timeout=100.0, rendezvous_timeout=10_000.0)
+    first = ask(box, "a", "b", now=0.0)
+    box.delivered(first, 0.0)
+    second = ask(box, "a", "b", now=1.0)
+    box.hold("b", "target seems stuck", 60.0)  # suspected 60 s into the turn
+    box.hold("b", "target seems stuck (again)", 70.0)  # a new reason keeps the start
+    assert box.sweep(500.0) == []  # far past the turn bound
+    running = box.current("b")
+    assert running is not None and running.id == first
+    assert box.next_deadline() == 10_000.0
+    assert box.release("b", 1000.0) is True
+    # 60 s ran before the hold: 40 s are left from the release.
+    assert box.next_deadline() == 1040.0
+    assert box.sweep(1039.0) == []
+    assert [t.id for t in box.sweep(1041.0)] == [first]
+    # The queue behind it kept its order; the next turn has its whole bound.
+    assert box.next_for_delivery("b") is not None
+    box.delivered(second, 1041.0)
+    assert box.deadline_of(box.get(second)) == 1141.0
+
+
+def test_the_rendezvous_bound_still_ends_a_held_ticket() -> None:
+    box = mailbox(rendezvous_timeout=100.0)
+    first = ask(box, "a", "b", now=0.0)
+    box.hold("b", "target limited (reset time unknown)")
+    assert [t.id for t in box.sweep(101.0)] == [first]
+    # The caller is told why it never got an outcome.
+    reason = box.get(first).reason
+    assert reason is not None and reason.endswith(": B limited (reset time unknown)"), reason
+
+
+def test_a_first_ticket_goes_ahead_of_the_waiting_ones() -> None:
+    box = mailbox(queue_cap=1)
+    waiting = ask(box, "a", "b")
+    resume = box.ask(requester=USER, requester_name="user", target="b", target_name="b",
+                     task="resume", now=0.0, expects_reply=False, first=True)
+    assert [t.id for t in box.queue("b")] == [resume.id, waiting]
+    # A turn in progress stays at the head.
+    box.delivered(resume.id, 1.0)
+    again = box.ask(requester=USER, requester_name="user", target="b", target_name="b",
+                    task="again", now=1.0, expects_reply=False, first=True)
+    assert [t.id for t in box.queue("b")] == [resume.id, again.id, waiting]
+
+
+def test_only_the_most_recent_collected_tickets_are_kept_as_history(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from core.orchestration import mailbox as mailbox_module
+
+    monkeypatch.setattr(mailbox_module, "HISTORY", 3)
+    box = mailbox()
+    done = []
+    for n in range(5):
+        ticket = ask(box, "a", "dev", f"task {n}", now=float(n))
+        box.delivered(ticket, float(n))
+        box.reply(replier="dev", result="ok", ticket_id=ticket, now=float(n) + 0.5)
+        box.collect(ticket)
+        done.append(ticket)
+    waiting = ask(box, "a", "qa", "not collected", now=10.0)
+    box.delivered(waiting, 10.0)
+    box.reply(replier="qa", result="kept", ticket_id=waiting, now=10.5)
+    box.sweep(11.0)
+    assert {t.id for t in box.tickets()} == {*done[2:], waiting}

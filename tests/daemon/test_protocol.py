@@ -75,8 +75,8 @@ def test_a_future_hello_with_unknown_fields_is_still_understood(
 
 @pytest.fixture
 def newer_daemon(daemon: InProcessDaemon, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The running daemon pretends to be version 9.9.9 speaking protocol 2."""
-    monkeypatch.setattr("idea_daemon.server.PROTOCOL_VERSION", 2)
+    """The running daemon pretends to be version 9.9.9 speaking the next protocol."""
+    monkeypatch.setattr("idea_daemon.server.PROTOCOL_VERSION", PROTOCOL_VERSION + 1)
     monkeypatch.setattr(daemon.server, "version", "9.9.9")
     yield
 
@@ -87,9 +87,9 @@ def test_control_client_reports_a_version_mismatch_with_what_to_do(
     with pytest.raises(VersionMismatch) as caught:
         daemon.client()
     error = caught.value
-    assert (error.daemon_version, error.daemon_protocol) == ("9.9.9", 2)
+    assert (error.daemon_version, error.daemon_protocol) == ("9.9.9", PROTOCOL_VERSION + 1)
     message = str(error)
-    assert "version 9.9.9 (protocol 2)" in message
+    assert f"version 9.9.9 (protocol {PROTOCOL_VERSION + 1})" in message
     assert f"this idea is {VERSION} (protocol {PROTOCOL_VERSION})" in message
     assert "idea kill-server" in message
 

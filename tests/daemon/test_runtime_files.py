@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from adapters.locations import Locations, ensure_dirs, locate
 from adapters.store.agents_codec import AgentStore
 from adapters.store.layouts_codec import LayoutStore, default_layouts
+from adapters.store.limits_store import LimitStore
 from adapters.store.profiles_codec import ProfileStore
 from adapters.store.project_codec import ProjectStore
 from adapters.store.registry import ProjectRegistry
@@ -27,8 +29,12 @@ from adapters.store.templates_store import TemplateStore
 from adapters.store.workspace_codec import WorkspaceStore
 from core.agents.agent import Agent, AgentManifest
 from core.agents.templates import TemplateDraft
+from core.orchestration.journal import encode_journal
+from core.orchestration.tickets import Ticket
 from core.project import Project
+from core.session_limits.book import BookFile, Limit, LimitState
 from core.workspace import Window, Workspace
+from idea_daemon.orchestration.journal_store import journal_path
 from idea_tui.control import CommandFailed
 from tests.helpers.daemon import InProcessDaemon
 from tests.helpers.idea import PROMPT
@@ -55,6 +61,8 @@ class Installation:
             "layouts.json": ideai / "layouts.json",
             "agents.json": ideai / "agents.json",
             "background.json": ideai / "run" / "background.json",
+            "session-limits.json": ideai / "run" / "session-limits.json",
+            "tickets.json": ideai / "run" / "tickets.json",
         }[name]
 
 
@@ -83,6 +91,14 @@ def installation(tmp_path: Path, test_shell: Path,
     run.mkdir()
     (run / "background.json").write_text(json.dumps(
         {"version": 1, "agents": {AGENT_ID: {"conversationId": None, "running": True}}}))
+    # An armed resume (session limits) and a task queued for the agent (the journal).
+    LimitStore().save_book(str(root), BookFile(limits=[Limit(
+        agent_id=AGENT_ID, agent_name="Main", state=LimitState.LIMITED, level=1,
+        source="transcript", text="limit reached", since=datetime(2026, 1, 1, tzinfo=UTC),
+        resets_at=datetime(2026, 1, 1, 5, tzinfo=UTC))]))
+    journal_path(str(root)).write_bytes(encode_journal([Ticket(
+        id="T1", target=AGENT_ID, target_name="Main", requester="user",
+        requester_name="user", task="look at the parser", created_at=1.0)]))
     ProjectRegistry(locations.data).add(str(root), project.id, project.name)
     WorkspaceStore(locations.data).save(Workspace((Window(
         "80d0ab51-f382-4c78-b65f-e15a747e781d", "main", (str(root),), str(root)),)))
@@ -99,7 +115,8 @@ def _truncated(valid: bytes) -> bytes:
 
 
 JSON_FILES = ("workspace.json", "projects.json", "profiles.json", "index.json",
-              "project.json", "layouts.json", "agents.json", "background.json")
+              "project.json", "layouts.json", "agents.json", "background.json",
+              "session-limits.json", "tickets.json")
 
 # name -> how to spoil a file given its valid bytes
 Spoiler = Callable[[bytes], bytes]
@@ -117,12 +134,12 @@ JSON_CORPUS: dict[str, Spoiler] = {
     "lists are objects": lambda _: json.dumps({
         "version": 1, "windows": {"a": 1}, "projects": {"a": 1}, "profiles": {"a": 1},
         "layouts": {"a": 1}, "agents": {"a": []}, "templates": {"a": 1}, "activeId": 3,
-        "id": 4, "name": [],
+        "id": 4, "name": [], "limits": {"a": 1}, "tickets": {"a": 1},
     }).encode(),
     "entries of the wrong type": lambda _: json.dumps({
         "version": 1, "windows": [7], "projects": [None], "profiles": ["x"],
         "layouts": [[]], "agents": [1, "x"], "templates": [2], "activeId": "x", "id": "x",
-        "name": "x",
+        "name": "x", "limits": [7], "tickets": ["x"],
     }).encode(),
     "NaN": lambda _: b'{"version": NaN}\n',
     "nested too deeply": lambda _: b"[" * 200_000,
@@ -153,7 +170,8 @@ CASES = [(name, spoil) for name in JSON_FILES for spoil in JSON_CORPUS] + [
 
 def _kept(path: Path, content: bytes) -> list[Path]:
     """Where the spoiled bytes are now: the file itself, or the copies it was set aside to."""
-    candidates = [path, *path.parent.glob(f"{path.name}.corrupt-*")]
+    candidates = [path, *path.parent.glob(f"{path.name}.corrupt-*"),
+                  *path.parent.glob(f"{path.name}.bad-*")]
     return [p for p in candidates if p.is_file() and p.read_bytes() == content]
 
 

@@ -176,3 +176,31 @@ def test_a_worktree_dir_under_the_configured_root_is_used(
         assert not Path(made["path"]).exists()
     finally:
         again.stop()
+
+
+@pytest.mark.parametrize("command", [["agent", "launch", "Alpha", "--background"],
+                                     ["agent", "restart", "Alpha"]])
+def test_launch_and_restart_refuse_a_recorded_folder_that_is_not_our_worktree(
+    project: Path, run_cli: CliRunner, tmp_path: Path, command: list[str]
+) -> None:
+    """The right folder by the path rule (the default one), but not a worktree of this
+    repository: the agent is not run there, nothing there is touched, the file is kept."""
+    target = victim(tmp_path / "proj-worktrees" / "alpha")
+    before = hostile_record(project, "Alpha", str(target))
+    err = assert_refused(run_cli, project, before, target, *command)
+    assert "not a worktree of this repository" in err
+    assert not (target / ".ideai").exists()  # no run folder, no context written there
+    agents = run_cli("agent", "list", "-p", str(project), "--json").json()
+    assert all(agent["state"] != "running" for agent in agents)
+
+
+def test_launch_refuses_a_worktree_on_another_branch_than_recorded(
+    project: Path, run_cli: CliRunner
+) -> None:
+    made = run_cli("agent", "worktree", "Alpha", "-p", str(project), "--json").json()
+    git(Path(made["path"]), "switch", "-q", "-c", "elsewhere")
+    file = project / ".ideai" / "worktrees.json"
+    before = file.read_bytes()
+    failed = run_cli("agent", "launch", "Alpha", "--background", "-p", str(project))
+    assert failed.code != 0 and ".branch" in failed.err and "elsewhere" in failed.err
+    assert file.read_bytes() == before

@@ -7,8 +7,12 @@ the programs are fake PTYs and the layouts are in memory.
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from core.layout.model import Leaf, iter_leaves
 from tests.helpers.unit_daemon import Stores, UnitDaemon
@@ -183,3 +187,90 @@ def test_deleting_an_agent_keeps_its_markdown_in_the_trash(unit: UnitDaemon) -> 
     assert not Path(created["path"]).exists()
     assert list((root / ".ideai" / "run" / "trash").glob("*.md"))
     assert unit.call("agent_list") == []
+
+
+class _Threads:
+    """Where the launch's file reads ran: the thread of each call."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, threading.Thread]] = []
+
+    def spy(self, label: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self.seen.append((label, threading.current_thread()))
+            return real(*args, **kwargs)
+        return call
+
+
+def test_a_launch_reads_persona_context_and_memory_off_the_loop_thread(
+    unit: UnitDaemon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from idea_daemon.knowledge_sections import MEMORY_SECTIONS, project_context_section
+
+    root = unit.project()
+    unit.call("agent_new", name="Coder")
+    (root / ".ideai" / "CONTEXT.md").write_text("Ship on Fridays only.\n")
+    threads = _Threads()
+    agents = unit.server.agents
+    assert agents is not None
+    monkeypatch.setattr(agents.persona_store, "read",
+                        threads.spy("persona", agents.persona_store.read))
+    monkeypatch.setattr("idea_daemon.agent_launch.project_context_section",
+                        threads.spy("context", project_context_section))
+    monkeypatch.setattr(MEMORY_SECTIONS, "section", threads.spy("memory", MEMORY_SECTIONS.section))
+    loop_thread = threading.current_thread()  # UnitDaemon turns its loop on this thread
+
+    status = unit.call("agent_launch", agent="Coder")
+    background = unit.call("agent_launch", agent="Coder", background=True)  # already running
+    unit.call("agent_restart", agent="Coder")
+    assert status["state"] == "running" and background["state"] == "running"
+    labels = [label for label, _ in threads.seen]
+    assert labels.count("persona") >= 2 and labels.count("context") >= 2, labels
+    assert "memory" in labels
+    assert all(thread is not loop_thread for _, thread in threads.seen), threads.seen
+    # What was read off the loop is what the agent got (the same composition as before).
+    context = (root / ".ideai" / "run" / status["id"] / "context.md").read_text()
+    assert "# Project context\n\nShip on Fridays only." in context
+
+
+def test_resuming_agents_rotates_the_long_conversation_logs(tmp_path: Path) -> None:
+    """LOG-5: rotation runs when agents are resumed, not only when a project opens (a log
+    that grew past 500 turns after the open is rotated at the resume)."""
+    from core.conversations import handoff as h
+    from core.conversations.ids import USER, conversation_id
+    from core.conversations.turns import Turn, encode_turn
+    from idea_daemon.bootstrap import ServicePorts
+
+    stores = Stores(tmp_path / "data")
+    services = ServicePorts(mcp_socket=tmp_path / "mcp.sock")
+    first = UnitDaemon(tmp_path, stores, services=services)
+    root = first.project()
+    coder = first.call("agent_new", name="Coder")
+    first.call("agent_launch", agent="Coder")
+    first.close()
+    second = UnitDaemon(tmp_path, stores, services=services)
+    try:
+        conversations = second.server.conversations
+        assert conversations is not None
+        conversations.recorder.drain()  # whatever the open queued is done
+        cid = conversation_id(USER, coder["id"])
+        folder = root / ".ideai" / "conversations" / cid
+        folder.mkdir(parents=True, exist_ok=True)  # the launch kept its session id there
+        turns = [Turn(f"00000000-0000-4000-8000-{n:012d}", cid, 1_000 + n,
+                      USER if n % 2 == 0 else coder["id"],
+                      "prompt" if n % 2 == 0 else "response", f"turn {n}")
+                 for n in range(600)]
+        (folder / "log.jsonl").write_text("".join(encode_turn(t) + "\n" for t in turns))
+        folded = h.EMPTY
+        for t in turns:
+            folded = h.fold(folded, t)
+        (folder / "handoff.md").write_text(h.render(folded))
+        conversations.recorder.drain()
+        assert not (folder / "log.1.jsonl").exists()
+        [resumed] = second.call("agent_resume")
+        assert resumed["state"] == "running"
+        conversations.recorder.drain()
+        assert len((folder / "log.1.jsonl").read_text().splitlines()) == 599
+        assert (folder / "log.jsonl").read_text().splitlines() == [encode_turn(turns[-1])]
+    finally:
+        second.close()

@@ -146,3 +146,27 @@ def test_pending_layouts_are_written_when_the_dragging_client_leaves(unit: UnitD
     unit.server._on_client_gone(client)  # what the server does when its socket closes
     assert not unit.service.persistence.layout_saver.pending
     assert _last_saved(unit, root).active.tree == _tree(unit)
+
+
+def test_a_burst_is_written_by_the_worker_thread_not_on_the_loop(unit: UnitDaemon) -> None:
+    """The write that ends a burst (encode, write, fsync, rename) runs off the loop; the loop
+    learns when it is done (`pending` stays true until then)."""
+    import threading
+
+    unit.attach(width=120, height=30)
+    root = unit.project()
+    unit.call("split", direction="right")
+    store = unit.service.persistence.layout_saver._store  # the fake store, whose save we wrap
+    threads: list[str] = []
+    save = store.save
+
+    def recording(path: Path, layouts: LayoutSet) -> None:
+        threads.append(threading.current_thread().name)
+        save(path, layouts)
+
+    store.save = recording  # type: ignore[method-assign,assignment]
+    _drag(unit, range(20, 40))
+    saves = unit.layouts.saves_of(root)
+    assert saves[-1].active.tree == _tree(unit)
+    assert threads and all(name.startswith("idea-layouts") for name in threads), threads
+    assert threading.current_thread().name not in threads

@@ -4,11 +4,12 @@ real daemon, tasks typed into their PTYs, replies through idea_reply."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
-from tests.e2e_agents.delegation import team
+from tests.e2e_agents.delegation import mcp_profile, team
 from tests.e2e_agents.helpers import WAIT, Agents
 from tests.helpers.idea import IdeaEnv
 from tests.helpers.retry import retry_until
@@ -168,3 +169,79 @@ def test_pending_tickets_survive_a_daemon_restart(idea: IdeaEnv) -> None:
     again = agents.report(dev["id"], lambda r: r["pid"] != first["pid"] and bool(r["messages"]))
     assert again["messages"] == first["messages"]
     retry_until(lambda: ticket(agents, pending["ticket"])["state"] == "submitted" or None, WAIT)
+
+
+RESTART_BOUNDS = """
+[delegation]
+turn_timeout = 120
+queue_wait_cap = 240
+poll_max = 2
+progress_every = 0.5
+"""
+
+
+def lead_calls(agents: Agents, arguments: dict[str, str]) -> str:
+    """The Lead makes one idea_ask_agent call (a caller that calls again with its ticket)
+    and answers the user with what the call returned ("error: …" for an error result)."""
+    result = ask(agents, "Lead", f"call idea_ask_agent {json.dumps(arguments)}")
+    assert result["state"] == "replied", result
+    reply: str = result["reply"]
+    return reply
+
+
+def restart(idea: IdeaEnv) -> None:
+    idea.kill_daemon_hard()  # the agents die with it
+    idea.run("project", "list")  # starts a new daemon, which reopens the project
+
+
+def test_after_a_restart_the_caller_collects_its_answer_or_gets_a_clear_error(
+        idea: IdeaEnv) -> None:
+    agents = team(idea, ("Lead", "Dev"), RESTART_BOUNDS)
+    release = idea.root / "release"
+    waiting = lead_calls(agents, {"target": "Dev", "task": f"hold {release} the answer"})
+    found = re.search(r'ticket="(\w+)"', waiting)
+    assert waiting.startswith("No reply yet") and found is not None, waiting
+    ticket_id = found.group(1)
+    retry_until(lambda: ticket(agents, ticket_id)["state"] == "submitted" or None, WAIT)
+    dev = agents.info("Dev")
+    first = agents.report(dev["id"], lambda r: len(r["messages"]) == 1)
+    restart(idea)
+    # Re-delivered once Dev is back; answered; kept until its caller collects it.
+    agents.launch("Dev", "--background")
+    again = agents.report(dev["id"], lambda r: r["pid"] != first["pid"] and bool(r["messages"]))
+    assert again["messages"] == first["messages"]
+    release.touch()
+    retry_until(lambda: ticket(agents, ticket_id)["state"] == "replied" or None, WAIT)
+    # The Lead, launched again (by the user's ask), calls again with its ticket.
+    assert lead_calls(agents, {"target": "Dev", "ticket": ticket_id}) == "the answer"
+
+    # A pending ask whose target was removed while idea was down: a clear error, at once.
+    held = lead_calls(agents, {"target": "Dev", "task": f"hold {idea.root / 'never'} x"})
+    lost = re.search(r'ticket="(\w+)"', held)
+    assert lost is not None, held
+    retry_until(lambda: ticket(agents, lost.group(1))["state"] == "submitted" or None, WAIT)
+    idea.kill_daemon_hard()
+    manifest = agents.ideai / "agents.json"
+    data = json.loads(manifest.read_text())
+    data["agents"] = [a for a in data["agents"] if a["name"] != "Dev"]
+    manifest.write_text(json.dumps(data))
+    idea.run("project", "list")
+    answer = lead_calls(agents, {"target": "Dev", "ticket": lost.group(1)})
+    assert answer.startswith("error: ") and answer.endswith(
+        f"The task for Dev (ticket {lost.group(1)}) failed: Dev is no longer an agent of "
+        "this project."), answer
+
+
+def test_an_enter_the_cli_lost_is_submitted_again(idea: IdeaEnv) -> None:
+    """Delivery is verified (DLG-2): the CLI loses the Enter after the task, as a loaded Codex
+    sometimes does; nothing shows the turn started, so idea submits again and it goes."""
+    agents = team(idea, ())
+    dropping = mcp_profile("fake-drops")
+    dropping["args"] += ["--drop-submits", "1"]
+    agents.add_profile(dropping)
+    agents.new("Dev", "fake-drops")
+    result = ask(agents, "Dev", "reply got it")
+    assert (result["state"], result["reply"]) == ("replied", "got it"), result
+    assert ticket(agents, result["ticket"])["submits"] == 2
+    assert messages(agents, "Dev", 1) == [
+        f"[idea · task from user · ticket {result['ticket']}] reply got it"]

@@ -30,17 +30,18 @@ def request(agents: Agents, requester: str, name: str, body: bytes | dict[str, A
     return path
 
 
+def answer_of(path: Path) -> dict[str, Any] | None:
+    """The response beside a request, once there is one."""
+    try:
+        found: dict[str, Any] = json.loads(path.with_name(path.name + ".response.json")
+                                           .read_text())
+    except (OSError, ValueError):
+        return None
+    return found
+
+
 def response(path: Path) -> dict[str, Any]:
-    answer = path.with_name(path.name + ".response.json")
-
-    def read() -> dict[str, Any] | None:
-        try:
-            found: dict[str, Any] = json.loads(answer.read_text())
-        except (OSError, ValueError):
-            return None
-        return found
-
-    found = retry_until(read, WAIT * 2, describe=f"no {answer}")
+    found = retry_until(lambda: answer_of(path), WAIT * 2, describe=f"no answer to {path}")
     assert not path.exists(), "the request is deleted once read"
     return found
 
@@ -98,3 +99,47 @@ def test_malformed_requests_get_ok_false_and_spawn_nothing(idea: IdeaEnv) -> Non
     assert answer["ok"] is False and "not an agent" in answer["error"]
     # Nothing was spawned for any of them.
     assert agents.info("Dev")["state"] == "stopped"
+
+
+def test_a_request_dropped_twice_is_processed_once(idea: IdeaEnv) -> None:
+    """ORC-1: the same bytes dropped again under the same name — while the first copy is in
+    flight, or just after it was answered — are not dispatched again; other bytes under a
+    busy name wait for it and then go as a request of their own."""
+    agents = team(idea, ("Dev",))
+    agents.add_profile(fake_profile("fake-files", "flag", session=False))
+    lead = agents.new("Lead", "fake-files")
+    release = idea.root / "release"
+    ask = {"type": "agent.message", "targetAgent": "Dev", "task": f"hold {release} the answer"}
+    first = request(agents, lead["id"], "ask", ask)
+    dev = agents.info("Dev")
+    retry_until(lambda: first.exists() is False or None, WAIT)
+    agents.report(dev["id"], lambda r: len(r["messages"]) == 1)
+    # Dropped again while Dev works on it: taken away, no second task.
+    again = request(agents, lead["id"], "ask", ask)
+    retry_until(lambda: again.exists() is False or None, WAIT, describe="the repeat stays")
+    release.touch()
+    assert response(first) == {"ok": True, "action": "agent.message", "reply": "the answer"}
+    # Dropped once more just after the answer, the answer still beside it: it stands.
+    answer = first.with_name(first.name + ".response.json")
+    answered_at = answer.stat().st_mtime_ns
+    request(agents, lead["id"], "ask", ask)
+    retry_until(lambda: first.exists() is False or None, WAIT)
+    asked = [t for t in agents.idea.json("agent", "tickets") if t["requester"] == "Lead"]
+    assert len(asked) == 1, asked
+    assert agents.report(dev["id"])["messages"][1:] == []
+    assert answer.stat().st_mtime_ns == answered_at
+
+    # Other bytes under a name in flight wait for it, then go as a new request.
+    hold = idea.root / "second-release"
+    busy = request(agents, lead["id"], "busy", {
+        "type": "agent.message", "targetAgent": "Dev", "task": f"hold {hold} first"})
+    agents.report(dev["id"], lambda r: len(r["messages"]) == 2)
+    waiting = request(agents, lead["id"], "busy", {
+        "type": "agent.message", "targetAgent": "Dev", "task": "reply second"})
+    assert waiting.exists(), "it waits for the name"
+    hold.touch()
+    second = retry_until(lambda: (r := answer_of(busy)) and r.get("reply") == "second" and r,
+                         WAIT * 2, describe=lambda: str(answer_of(busy)))
+    assert second["ok"] is True and not waiting.exists()
+    assert [m.split("] ", 1)[1] for m in agents.report(dev["id"])["messages"]] == [
+        f"hold {release} the answer", f"hold {hold} first", "reply second"]

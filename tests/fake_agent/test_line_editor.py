@@ -69,3 +69,13 @@ def test_echo_shows_typing_and_summarises_a_paste() -> None:
 
 def test_ctrl_d_ends_input_only_on_an_empty_line() -> None:
     assert submitted([b"x\x04\r\x04"]) == [("submit", "x", False), ("eof",)]
+
+
+def test_lost_enters_keep_the_text_in_the_box() -> None:
+    editor = fake_agent.LineEditor(echo=False, drop_submits=2)
+    events = editor.feed(b"\r\x1b[200~task\x1b[201~\r\r\rnext\r")
+    assert [e for e in events if e[0] != "echo"] == [
+        ("submit", "", False),  # an Enter on an empty box is not one that could be lost
+        ("submit", "task", True),  # two lost, the third went through
+        ("submit", "next", False),
+    ]

@@ -79,23 +79,26 @@ GHOSTTY_RIGHT: dict[str, str] = {
 GHOSTTY_DIFFERS: dict[str, str] = {
     # Not "right", not worth a workaround: listed so the difference is known and visible.
     # Each is a strict xfail like the entries above.
-    "test_colours[[]ghostty-38;5;300-*":
-        "ghostty bug: a palette index over 255 wraps (300 → 44); tmux/xterm ignore it",
-    "test_colours[[]ghostty-38;2;1;2-*":
-        "ghostty: a truncated 38;2;r;g reads the leftover parameters as attributes",
+    # Malformed SGR. Rewriting such sequences before Ghostty reads them was tried: looking
+    # for them in every read cost 30-70 % of the parsing on colourful streams (SGR-heavy
+    # 29 → 9 MB/s, full redraws 39 → 10), far more than these sequences are worth.
+    **{
+        f"test_colours[[]ghostty-{sgr}-*":
+        "ghostty bug: a palette index over 255 wraps (300 → 44); tmux/xterm ignore it"
+        for sgr in ("38;5;300", "48;5;256", "38:5:300", "1;38;5;999;4")
+    },
+    **{
+        f"test_colours[[]ghostty-{sgr}-*":
+        "ghostty: a truncated 38;5 / 38;2;r;g reads the leftover parameters as attributes"
+        for sgr in ("38;5", "38;2;1;2", "31;38;2;1")
+    },
+    "test_colours[[]ghostty-38;2;1;2;-*":
+        "ghostty: an empty last SGR parameter is dropped, not read as 0, so 38;2;1;2; is "
+        "truncated (its leftovers become attributes)",
     "test_resets[[]ghostty-1;3;m-*":
         "ghostty: an empty last SGR parameter is not read as 0 (reset)",
-    "test_soft_reset_restores_defaults_but_keeps_the_screen[[]ghostty[]]":
-        "ghostty: DECSTR does not show a hidden cursor again (xterm does)",
-    "test_mouse_modes_last_one_wins_and_any_reset_turns_it_off[[]ghostty-*":
-        "ghostty resets mouse tracking only when the mode reset is the active one (xterm and "
-        "tmux on any reset), and two modes set in one read are told apart by rank, not order",
-    "test_cursor_position_report_is_one_based_and_origin_relative[[]ghostty[]]":
-        "ghostty does not answer the DEC form of CPR (CSI ? 6 n); CSI 6 n is answered",
     "test_a_huge_title_is_capped[[]ghostty[]]":
         "ghostty drops an OSC title over ~1 KiB instead of cutting it (safe either way)",
-    "test_device_attributes_with_a_parameter_get_no_reply[[]ghostty[]]":
-        "ghostty answers DA1/DA2 with a non-zero parameter (xterm ignores them)",
     # Resize and reflow: ghostty keeps the cursor's line and as much text as fits on the
     # screen, tmux (and pyte's backend, which copies tmux) cut differently.
     "test_shrinking_with_the_cursor_at_the_top_cuts_the_bottom[[]ghostty[]]":

@@ -37,6 +37,7 @@ class FakeGateway:
     pastes: list[tuple[str, str]] = field(default_factory=list)
     mice: list[Mouse] = field(default_factory=list)
     sizes: list[tuple[int, int]] = field(default_factory=list)
+    shown: list[int] = field(default_factory=list)
     closed: bool = False
 
     async def call(self, method: str, **params: Any) -> Any:
@@ -65,6 +66,9 @@ class FakeGateway:
 
     def resize(self, width: int, height: int) -> None:
         self.sizes.append((width, height))
+
+    def frames_shown(self, count: int) -> None:
+        self.shown.append(count)
 
     async def close(self) -> None:
         self.closed = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +18,18 @@ from adapters.emulator import PyteEmulator
 from adapters.ipc import framing
 from adapters.ipc.messages import DaemonMessage, Request, Response
 from adapters.store.agents_codec import AgentStore, PersonaStore
+from adapters.store.background_store import BackgroundStore
+from adapters.store.ports import BackgroundStorePort
 from adapters.store.profiles_codec import ProfileStore
 from adapters.store.templates_store import TemplateStore
 from core.terminal import TerminalEmulator
-from idea_daemon.bootstrap import AgentPorts, assemble
+from idea_daemon.bootstrap import AgentPorts, ServicePorts, assemble
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.ports import WorkspacePorts
 from idea_daemon.server import DaemonServer
 from idea_daemon.service import WorkspaceService
 from idea_daemon.session import TerminalSession
-from idea_tui.control import CommandFailed
+from idea_tui.control import CommandFailed, checked_answer
 from tests.fakes import (
     FakeClock,
     FakeLayoutStore,
@@ -85,7 +88,15 @@ class UnitDaemon:
     """A daemon on fakes. `call` runs a command; `spawner.spawned` are its programs."""
 
     def __init__(self, tmp_path: Path, stores: Stores | None = None,
-                 extra_env_names: tuple[str, ...] = ()) -> None:
+                 extra_env_names: tuple[str, ...] = (),
+                 wire: Callable[[DaemonServer], None] | None = None,
+                 background: BackgroundStorePort | None = None,
+                 services: ServicePorts | None = None) -> None:
+        """`wire`: adds services to the assembled server before the workspace is restored
+        (as bootstrap's `build` does: their project-open hooks see the restored projects).
+        `background`: the store of `background.json` (the real one, in the project folder,
+        when not given). `services`: git, worktrees and delegation, built by `assemble`
+        from these ports (none when not given)."""
         self.tmp_path = tmp_path
         self.stores = stores or Stores(tmp_path / "data")
         self.stores.data.mkdir(parents=True, exist_ok=True)
@@ -106,16 +117,20 @@ class UnitDaemon:
             personas=PersonaStore(),
             profiles=ProfileStore(self.stores.data),
             templates=TemplateStore(self.stores.data),
+            background=background or BackgroundStore(),
         )
         home = tmp_path / "home"
         home.mkdir(exist_ok=True)
         self.server: DaemonServer = assemble(
             ports,
             agent_ports,
+            services,
             socket_path=str(tmp_path / "idea.sock"),
             base_env={"SHELL": SHELL, "HOME": str(home), "PATH": "/usr/bin:/bin"},
             extra_env_names=extra_env_names,
         )
+        if wire is not None:
+            wire(self.server)
         self.loop = asyncio.new_event_loop()
         # Frames and notices are scheduled on this loop; they go out when the test turns it.
         self.server.frames.loop = self.loop
@@ -154,7 +169,8 @@ class UnitDaemon:
         assert isinstance(response, Response)
         if response.error is not None:
             raise CommandFailed(response.error.code, response.error.message)
-        return response.result
+        # As a client checks it: a typed command's answer must fit its Struct.
+        return checked_answer(method, response.result)
 
     def refused(self, method: str, **params: Any) -> CommandFailed:
         """The refusal a command gets (fails the test if it succeeds)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from core.git.graph import layout
 from core.git.model import LogEntry, Person
 from idea_daemon.git_wire import log_entry
@@ -72,7 +74,7 @@ def _history() -> list[dict[str, Any]]:
         for n, (oid, parents, subject, refs) in enumerate(raw)
     ]
     rows, _ = layout(entries)
-    return [log_entry(e, r) for e, r in zip(entries, rows, strict=True)]
+    return [msgspec.to_builtins(log_entry(e, r)) for e, r in zip(entries, rows, strict=True)]
 
 
 HISTORY = _history()

@@ -11,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
+from adapters.ipc.messages import TabInfo
 from idea_tui.app import IdeaApp
 from idea_tui.screens.help import HelpScreen
 from idea_tui.screens.palette import PaletteScreen
 from idea_tui.screens.projects import ProjectsScreen
 from idea_tui.screens.tree import TreeScreen
+from idea_tui.widgets.bars import TabBar
 from tests.helpers.fake_gateway import FakeGateway
-from tests.helpers.pilot import SIZE, make_app, settle, show, wait_for_screen
+from tests.helpers.pilot import SIZE, drive, make_app, settle, show, wait_for_screen
 from tests.helpers.scenes import SAMPLE_CONTENT, frame, grid_scene
 
 SnapCompare = Callable[..., bool]
@@ -152,3 +155,36 @@ def test_exited_cell_and_status_message(snap_compare: SnapCompare) -> None:
         await settle(pilot)
 
     assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=run_before)
+
+
+UNAVAILABLE_SCENE = msgspec.structs.replace(SCENE, tabs=[
+    *SCENE.tabs[:2],
+    TabInfo(project="", name="docs", root="/home/user/docs",
+            unavailable="/home/user/docs is missing")])
+
+
+async def with_unavailable_tab(pilot: Pilot[str]) -> None:
+    await show(pilot, UNAVAILABLE_SCENE, FRAMES)
+    await settle(pilot)
+
+
+def test_workspace_with_an_unavailable_project_tab(snap_compare: SnapCompare) -> None:
+    """A project whose folder is gone keeps its tab, after the open ones: the reason, in
+    red, and what a click does (retry)."""
+    assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=with_unavailable_tab)
+
+
+def test_a_click_on_an_unavailable_tab_retries_opening_it() -> None:
+    gateway = FakeGateway()
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await show(pilot, UNAVAILABLE_SCENE, FRAMES)
+        await settle(pilot)
+        bar = pilot.app.query_one(TabBar)
+        start = bar.render().plain.index("⚠")
+        await pilot.click(TabBar, offset=(start + 2, 0))
+        await settle(pilot)
+
+    drive(make_app(gateway), scenario)
+    assert ("project_open", {"path": "/home/user/docs"}) in gateway.calls
+    assert not any(method == "project_switch" for method, _ in gateway.calls)

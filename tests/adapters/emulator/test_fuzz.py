@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -111,6 +112,34 @@ def test_how_the_stream_is_cut_never_matters(data: bytes, cuts: list[int]) -> No
     assert _snapshot(pieces) == _snapshot(whole)
     assert pieces.take_replies() == whole.take_replies()
     check_invariants(whole)
+
+
+# The sequences a backend answers or corrects with a look at the bytes it is given (device
+# attributes with and without a parameter, the DEC cursor report, a soft reset, mouse
+# tracking set and reset), each cut at every byte: the screen, the modes and the replies are
+# those of the uncut stream.
+_CORRECTED = [
+    b"\x1b[1c", b"\x1b[c", b"\x1b[0c", b"\x1b[>1c", b"\x1b[>c", b"\x1b[=1c",
+    b"\x1b[5;3H\x1b[?6n", b"\x1b[4h\x1b[?7l\x1b[2;3Hx\x1b[!p", b"\x1b[?1000h\x1b[?1003;1006h",
+    b"\x1b[?1003h\x1b[?1000l", b"ab\x1b[1c\x1b[c\x1b[?6n",
+]
+
+
+@pytest.mark.parametrize("data", _CORRECTED, ids=repr)
+def test_a_corrected_sequence_cut_between_reads_is_corrected_all_the_same(data: bytes) -> None:
+    whole = make(16, 6, scrollback=20)
+    whole.feed(data)
+    expected = (_snapshot(whole), whole.take_replies())
+    for at in range(1, len(data)):
+        pieces = make(16, 6, scrollback=20)
+        pieces.feed(data[:at])
+        pieces.feed(data[at:])
+        assert (_snapshot(pieces), pieces.take_replies()) == expected, f"cut at {at}"
+    # Cut more than once (hypothesis found `\e`, `[`, `1c` answered): a byte at a time.
+    pieces = make(16, 6, scrollback=20)
+    for at in range(len(data)):
+        pieces.feed(data[at:at + 1])
+    assert (_snapshot(pieces), pieces.take_replies()) == expected, "a byte at a time"
 
 
 @FUZZ

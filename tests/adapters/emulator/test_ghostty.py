@@ -4,15 +4,19 @@ decodes, the bounds it adds on top of libghostty-vt, the backend selection."""
 from __future__ import annotations
 
 import re
+import resource
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adapters.config import parse_config
 from adapters.emulator.backends import choose
 from adapters.emulator.ghostty import GhosttyEmulator
 from adapters.emulator.ghostty_lib import CDEF, load
-from core.terminal import TerminalEventKind
+from adapters.emulator.ghostty_rows import _complex_row, build_row
+from core.terminal import TerminalEventKind, row_text
 from tests.adapters.emulator.helpers import history_lines, lines
 
 pytestmark = pytest.mark.ghostty_only
@@ -37,7 +41,8 @@ def test_every_constant_matches_the_full_binding() -> None:
     "ctype",
     ["GhosttyStyle", "GhosttyDeviceAttributes", "GhosttySizeReportSize", "GhosttyCellsView",
      "GhosttyTerminalModeConfig", "GhosttyClipboardWrite", "GhosttyClipboardContent",
-     "GhosttyTerminalDesktopNotification", "GhosttyRenderStateCursor", "GhosttyString"],
+     "GhosttyTerminalDesktopNotification", "GhosttyRenderStateCursor", "GhosttyString",
+     "GhosttyRenderStateRowId"],
 )
 def test_every_struct_has_the_full_bindings_layout(ctype: str) -> None:
     full, ours = _pyghostty().ffi, load().ffi
@@ -103,6 +108,62 @@ def test_scrollback_of_ten_thousand_lines_is_kept_whole() -> None:
     assert first[0][0].rstrip() == "line 1961" and last[0][0].rstrip() == "line 11960"
 
 
+@pytest.mark.parametrize("cols", [80, 120, 211, 1000])
+def test_history_never_drops_below_the_bound_while_it_scrolls(cols: int) -> None:
+    # The byte budget assumes a standard page's rows at this width (`_PAGE_GRID`): were
+    # it high, fewer lines would fit than asked for; were the page size wrong, more.
+    emulator = GhosttyEmulator(cols, 40, scrollback_lines=500)
+    rows_per_page = 374_500 // (8 * cols + 8)
+    for block in range(40):
+        emulator.feed(b"".join(b"line %d\r\n" % (block * 50 + n) for n in range(50)))
+        if block >= 11:
+            assert emulator.history_size() == 500
+            assert emulator._kept_history() <= 500 + 40 + 2 * rows_per_page
+
+
+def test_a_history_of_many_colours_keeps_the_bound_too() -> None:
+    # More than 128 styles to a page makes Ghostty's pages bigger than standard ones: the
+    # byte budget grows by a page when one was freed short of the bound.
+    emulator = GhosttyEmulator(120, 40, scrollback_lines=3000)
+    colours = [b"\x1b[38;2;%d;%d;%dm" % (n % 251, n % 241, n % 239) for n in range(4000)]
+    for n in range(12_000):
+        emulator.feed(b"".join(colours[(n * 7 + k) % 4000] + b"word " for k in range(20))
+                      + b"\x1b[0m\r\n")
+    assert emulator.history_size() == 3000
+    assert row_text(emulator.render_history(2999, 1)[0]).startswith("word word")
+
+
+def test_scrolling_past_a_full_history_reuses_its_pages() -> None:
+    # The byte limit recycles the oldest page in place; Ghostty's line limit unmaps it and
+    # faults a fresh one in (about 100 page faults per 387 lines at 120 columns), which cost
+    # 3-4x the parsing itself on a scrolling log.
+    emulator = GhosttyEmulator(120, 40, scrollback_lines=3000)
+    block = b"".join(b"line %d of a log that scrolls by\r\n" % n for n in range(3000))
+    emulator.feed(block)
+    emulator.feed(block)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(4):
+        emulator.feed(block)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 300
+    assert emulator.history_size() == 3000
+
+
+def test_one_style_id_in_two_pages_shows_each_pages_style() -> None:
+    # Style ids are per page; the screen here spans two pages (387 rows each at 120
+    # columns), where id 1 is red in the older page and green in the newer one. Styles
+    # looked up once per update are keyed by the page (the first word of the row's id).
+    emulator = GhosttyEmulator(120, 40)
+    emulator.feed(b"".join(b"\x1b[31mred %d\x1b[0m\r\n" % n for n in range(380))
+                  + b"".join(b"\x1b[32mgreen %d\x1b[0m\r\n" % n for n in range(19)))
+    emulator.take_dirty()
+    seen: set[tuple[int, int]] = set()
+    for y in range(39):
+        text, fg = emulator.render_row(y)[0][:2]
+        assert fg == (1 if text.startswith("red") else 2), (y, text)
+        seen.add((int.from_bytes(emulator._raw_rows[y][:8], "little") >> 26 & 0xFFFF, fg))
+    assert {(1, 1), (1, 2)} <= seen  # the same id, red in one page and green in the other
+
+
 def test_del_is_ignored_as_tmux_ignores_it() -> None:
     emulator = GhosttyEmulator(10, 2)
     emulator.feed(b"a\x7fb")
@@ -146,3 +207,47 @@ def test_a_library_that_does_not_load_falls_back_to_pyte_with_the_reason(
     assert backend.fallback_reason is not None
     assert "does not load" in backend.fallback_reason
     assert backend.factory(10, 2, 100).rows == 2
+
+
+_WORDS = ["a", "héllo", "─╮", "x" * 30, "ñ", "🤖", "中", "e\u0301", "  ", "\x1b[K", "⚡",
+          "\u2600", "\U0001f1fa", "\u00ad", "\x1b(0a\x1b(B", "\x1b[2K", "\x1b[5X"]
+_SGRS = ["", "\x1b[1m", "\x1b[31m", "\x1b[0m", "\x1b[38;5;200m", "\x1b[38;2;1;2;3m", "\x1b[44m",
+         "\x1b[7m", "\x1b[4:3m", "\x1b[48;2;9;8;7m", "\x1b[48;5;200m"]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_SGRS), st.sampled_from(_WORDS)), max_size=40),
+       st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_whole_row_decoding_matches_the_cell_by_cell_decoding(
+    parts: list[tuple[str, str]], reverse: bool
+) -> None:
+    # The fast path reads a row as one integer; the per-cell path is the reference.
+    emulator = GhosttyEmulator(60, 3)
+    emulator.feed("".join(sgr + word for sgr, word in parts).encode())
+    emulator.render_row(0)
+    for raw in emulator._raw_rows:
+        if not raw:
+            continue
+        cells = memoryview(raw).cast("Q")
+
+        def style_at(x: int, key: int, cells: memoryview = cells) -> tuple[int, int, int]:
+            assert key == (cells[x] >> 26) & 0xFFFF
+            return (key, 0, 0)  # distinct per id, so runs show
+
+        def grapheme_at(x: int) -> str:
+            return "g"
+
+        expected = _complex_row(cells, style_at, grapheme_at, reverse)
+        assert build_row(raw, style_at, grapheme_at, reverse) == expected
+
+
+def test_only_the_device_attribute_requests_without_a_parameter_are_answered() -> None:
+    emulator = GhosttyEmulator(10, 2)
+    emulator.feed(b"\x1b[c\x1b[1c\x1b[>c\x1b[>1;2c\x1b[0c")
+    assert emulator.take_replies() == b"\x1b[?1;2c\x1b[>84;0;0c\x1b[?1;2c"
+
+
+def test_a_soft_reset_keeps_the_cursor_where_it_is() -> None:
+    emulator = GhosttyEmulator(10, 4)
+    emulator.feed(b"\x1b[2;3r\x1b[?6h\x1b[2;5H\x1b[!pX")
+    assert lines(emulator)[2] == "    X"

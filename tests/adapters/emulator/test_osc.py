@@ -116,3 +116,31 @@ def test_a_title_flood_keeps_the_last_title_among_the_events() -> None:
     assert titles == ["flood 3000"]
     assert emulator.title == "flood 3000"
     assert TerminalEvent(TerminalEventKind.BELL) in events
+
+
+def test_a_title_flood_is_cleaned_and_queued_once_per_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the latest title of a read counts, so only it is cleaned and queued: a program
+    retitling itself in a loop once held the daemon's loop for 30-60 ms a read (a clean-up
+    and an event per title)."""
+    from core.safe_text import MAX_TITLE, clean
+
+    cleaned: list[str] = []
+
+    def counting(text: str, limit: int = MAX_TITLE) -> str:
+        cleaned.append(text)
+        return clean(text, limit)
+
+    monkeypatch.setattr("adapters.emulator.osc.clean", counting)
+    emulator = make()
+    emulator.feed(b"".join(b"\x1b]2;flood %d\x07" % n for n in range(1, 1001)))
+    assert cleaned == ["flood 1000"]
+    assert emulator.title == "flood 1000"
+    assert emulator.take_events() == [TerminalEvent(TerminalEventKind.TITLE, "flood 1000")]
+
+
+def test_titles_keep_their_place_among_other_events() -> None:
+    # The latest title is where it was set, after the events before it and before the next.
+    emulator = fed("\x1b]2;a\x07\x07\x1b]2;b\x07\x1b]7;file://h/x\x07\x1b]2;c\x07")
+    assert emulator.take_events() == [BELL, TerminalEvent(TerminalEventKind.CWD, "/x"),
+                                      TerminalEvent(TerminalEventKind.TITLE, "c")]

@@ -6,7 +6,7 @@ import pytest
 
 from adapters.emulator import PyteEmulator
 from adapters.emulator.ghostty import GhosttyEmulator
-from core.terminal import Cursor, TerminalEmulator
+from core.terminal import Attr, Cursor, TerminalEmulator
 from tests.adapters.emulator.helpers import fed, fed_pyte, lines, make
 
 
@@ -66,6 +66,22 @@ def test_a_repainted_row_that_shows_the_same_is_not_dirty() -> None:
     emulator.feed(b"\x1b[H\x1b[2Jone\r\ntwo\x1b[3;1Hnew")
     assert 2 in emulator.take_dirty()
     assert lines(emulator) == ["one", "two", "new"]
+
+
+@pytest.mark.parametrize("between", [b"", b"\x1b[2;1Hx"])
+def test_a_line_redrawn_in_another_colour_is_dirty_and_shows_it(between: bytes) -> None:
+    # A status line turning from red to green with the same text: in ghostty the erased
+    # line frees its style id and the next style takes it, so the raw cells come back
+    # identical; the row must still be reported and read in its new colour.
+    emulator = fed("\x1b[31mdone\x1b[0m", cols=10, rows=3)
+    emulator.take_dirty()
+    assert emulator.render_row(0)[0][:2] == ("done", 1)
+    emulator.feed(b"\r\x1b[2K\x1b[32mdone\x1b[0m" + between)
+    assert 0 in emulator.take_dirty()
+    assert emulator.render_row(0)[0][:2] == ("done", 2)
+    emulator.feed(b"\x1b[1;1H\x1b[2K\x1b[1;34mdone\x1b[0m")
+    assert 0 in emulator.take_dirty()
+    assert emulator.render_row(0)[0] == ("done", 4, -1, int(Attr.BOLD))
 
 
 @pytest.mark.pyte_only

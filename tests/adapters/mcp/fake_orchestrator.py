@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import anyio
+from mcp import Client
+
 from adapters.mcp.identity import Caller
 from adapters.mcp.port import AskOutcome, Progress
 from core.orchestration.errors import NoPendingTicket, UnknownTarget
@@ -61,3 +64,19 @@ class FakeOrchestrator:
     async def update_context(self, caller: Caller, target: str, content: str) -> str:
         self.calls.append(("update", caller, (target, content)))
         return f"updated {target}"
+
+
+async def cancel_an_ask(client: Client, fake: FakeOrchestrator) -> None:
+    """Start an ask, cancel the call once the fake runs it (Esc in a CLI), and wait until the
+    fake saw its run cancelled (DLG-7: the target is freed)."""
+    scope = anyio.CancelScope()
+
+    async def ask() -> None:
+        with scope:
+            await client.call_tool("idea_ask_agent", {"target": "QA", "task": "t"})
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(ask)
+        await fake.ask_started.wait()
+        scope.cancel()
+    await asyncio.wait_for(fake.ask_cancelled.wait(), 60)

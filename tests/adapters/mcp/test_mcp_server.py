@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx2
 import mcp_types
 import pytest
@@ -32,7 +31,7 @@ from adapters.mcp.config import http_entry, stdio_entry, write_config
 from adapters.mcp.http import HttpEndpoint
 from adapters.mcp.identity import Caller, SecretRegistry
 from adapters.mcp.tools import build_server
-from tests.adapters.mcp.fake_orchestrator import FakeOrchestrator
+from tests.adapters.mcp.fake_orchestrator import FakeOrchestrator, cancel_an_ask
 
 DEV = Caller("agent-dev", "Dev", "/project")
 QA = Caller("agent-qa", "QA", "/project")
@@ -83,8 +82,9 @@ def _spawn_args(config: Path) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
-    fake = FakeOrchestrator()
+async def rig(tmp_path: Path, orchestrator: FakeOrchestrator | None = None) -> AsyncIterator[Rig]:
+    """Both endpoints on `orchestrator` (default: a plain `FakeOrchestrator`)."""
+    fake = orchestrator or FakeOrchestrator()
     registry = SecretRegistry()
     secrets = {c.agent_id: registry.issue(c) for c in (DEV, QA)}
     server = build_server(fake)
@@ -204,17 +204,7 @@ def test_no_reply_yet_tells_how_to_continue(tmp_path: Path) -> None:
 def test_a_cancelled_call_cancels_the_ask(tmp_path: Path, transport: str) -> None:
     async def body() -> None:
         async with rig(tmp_path) as r, client_for(r, transport, DEV) as client:
-            scope = anyio.CancelScope()
-
-            async def ask() -> None:
-                with scope:
-                    await client.call_tool("idea_ask_agent", {"target": "QA", "task": "t"})
-
-            async with anyio.create_task_group() as group:
-                group.start_soon(ask)
-                await r.fake.ask_started.wait()
-                scope.cancel()
-            await asyncio.wait_for(r.fake.ask_cancelled.wait(), 30)
+            await cancel_an_ask(client, r.fake)
             # The connection is still usable afterwards.
             assert not (await client.call_tool("idea_list_agents", {})).is_error
 

@@ -2,6 +2,7 @@
 
 from tests.agents_cli.model_server.script import (
     Held,
+    LimitWindow,
     McpCall,
     ModelRequest,
     Reply,
@@ -13,5 +14,5 @@ from tests.agents_cli.model_server.script import (
 )
 from tests.agents_cli.model_server.server import ModelServer, Other, model_server
 
-__all__ = ["Held", "McpCall", "ModelRequest", "ModelServer", "Other", "Reply", "Rule",
-           "Script", "Text", "ToolCall", "UsageLimit", "model_server"]
+__all__ = ["Held", "LimitWindow", "McpCall", "ModelRequest", "ModelServer", "Other", "Reply",
+           "Rule", "Script", "Text", "ToolCall", "UsageLimit", "model_server"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +71,32 @@ class Held:
     reply: Sequence[Part]
     release: Callable[[], bool]
     timeout: float = 600.0
+
+
+class LimitWindow:
+    """The account is at its usage limit until the reset: while the window is open every
+    request, side requests included (a real provider refuses those too), is answered with
+    the provider's limit response; once `clock()` reaches `resets_at`, or `lift()` is
+    called (a test that does not want to wait for the wall clock), the script's rules
+    answer again, as after a real reset. `refused` counts the requests it turned away."""
+
+    def __init__(self, resets_at: int, message: str, clock: Callable[[], float]) -> None:
+        self.limit = UsageLimit(resets_at, message)
+        self.clock = clock
+        self.refused = 0
+        self._lifted = threading.Event()
+
+    @property
+    def resets_at(self) -> int:
+        return self.limit.resets_at
+
+    @property
+    def open(self) -> bool:
+        return not self._lifted.is_set() and self.clock() < self.limit.resets_at
+
+    def lift(self) -> None:
+        """The reset happened (whatever the clock says)."""
+        self._lifted.set()
 
 
 Part = Text | ToolCall | McpCall
@@ -137,7 +164,16 @@ class Script:
     def __init__(self, rules: Sequence[Rule] = (), *, fallback: str = FALLBACK_TEXT) -> None:
         self.rules = list(rules)
         self.fallback = fallback
+        self.windows: list[LimitWindow] = []
         self._lock = threading.Lock()
+
+    def limit_until(self, resets_at: int, message: str = "You have reached your usage limit.",
+                    *, clock: Callable[[], float] = time.time) -> LimitWindow:
+        """From now until `resets_at` (epoch seconds) the account is at its usage limit."""
+        window = LimitWindow(resets_at, message, clock)
+        with self._lock:
+            self.windows.append(window)
+        return window
 
     def add(self, when: Condition, reply: Responder, *, times: int | None = 1,
             name: str = "", system: str | None = None) -> Rule:
@@ -148,6 +184,12 @@ class Script:
         return rule
 
     def answer(self, request: ModelRequest) -> Reply:
+        with self._lock:
+            window = next((w for w in self.windows if w.open), None)
+            if window is not None:
+                window.refused += 1
+                request.rule = "limit-window"
+                return window.limit
         if request.side:
             return [Text(SIDE_TEXT)]
         with self._lock:

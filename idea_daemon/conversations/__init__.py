@@ -1,0 +1,1 @@
+"""Conversations in the daemon: recording turns, handoffs, rotation, resume (issue 9)."""
