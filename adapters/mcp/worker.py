@@ -223,7 +223,13 @@ async def serve(channel_fd: int, unix_fd: int, http_fd: int) -> int:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
-    served = await link.first()
+    try:
+        served = await link.first()
+    except (OSError, channel.ChannelError) as exc:
+        # The daemon left (stopped, or died) before it said what to serve: nothing to do,
+        # and nothing to report on a terminal that is no longer the daemon's.
+        log.debug("the daemon's channel closed before serving: %s", exc)
+        return 0
     unix = socket.socket(fileno=unix_fd)
     unix.setblocking(False)
     http_socket = socket.socket(fileno=http_fd)

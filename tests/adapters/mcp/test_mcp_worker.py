@@ -16,6 +16,9 @@ import asyncio
 import json
 import os
 import signal
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -207,3 +210,25 @@ def test_a_burst_of_malformed_lines_through_the_worker(tmp_path: Path) -> None:
             assert fake.calls == []
 
     run(body)
+
+
+@pytest.mark.parametrize("how", ["closed", "garbage"])
+def test_a_worker_whose_daemon_left_before_serving_exits_quietly(how: str) -> None:
+    """A daemon that stops (or dies) while its worker is still loading leaves a closed or
+    broken channel: the worker ends at once with status 0 and prints nothing on the terminal
+    it inherited (no traceback in the user's shell)."""
+    ours, theirs = socket.socketpair()
+    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    http = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    http.bind(("127.0.0.1", 0))
+    if how == "garbage":
+        ours.sendall(b"\xff" * 64)
+    ours.close()
+    fds = [theirs.fileno(), unix.fileno(), http.fileno()]
+    worker = subprocess.run(
+        [sys.executable, "-m", "adapters.mcp.worker", "--channel", str(fds[0]),
+         "--unix", str(fds[1]), "--http", str(fds[2])],
+        pass_fds=fds, capture_output=True, text=True, timeout=WAIT)
+    for sock in (theirs, unix, http):
+        sock.close()
+    assert (worker.returncode, worker.stderr) == (0, "")
