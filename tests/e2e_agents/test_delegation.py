@@ -144,6 +144,8 @@ def test_a_human_draft_is_never_merged_with_a_task(idea: IdeaEnv) -> None:
     launched = agents.launch("Dev")
     target = launched["target"]
     agents.capture(target, "MCP connected")
+    # Started, so that the only reason left for the line to wait is the draft.
+    retry_until(lambda: idea.json("agent", "state", "Dev")["state"] == "idle" or None, WAIT)
     idea.send_keys(target, "half typed")
     sent = idea.json("agent", "send", "Dev", "queued line")
     waiting = retry_until(
