@@ -51,6 +51,9 @@ class ClientConnection:
     (a client that never does is sent frames as they come)."""
     typed_at: float = 0.0
     """When the client last sent input (monotonic seconds)."""
+    typed_cell: str = ""
+    """The cell that input went to last: its echo is the frame the user waits for (most
+    often the focused cell's, not always: a click, a second client, `send_keys`)."""
     echo_frame: int | None = None
     """The number of the first frame of the input's cell sent after that input: until the
     client drew it (or `ECHO_HOLD` passed), other cells' frames wait."""

@@ -131,13 +131,18 @@ class FrameSender:
         self._flush()
 
     def _schedule(self, delay: float) -> None:
+        """Flush in `delay` seconds at the latest: a flush already due sooner stands; one
+        due later (a busy cell's pace, a lagging client's retry) is brought forward, so an
+        echo never waits behind another cell's slower schedule."""
         loop = self.loop
         if loop is None:
             return
-        if self._flush_handle is not None:
-            if delay > 0:
+        handle = self._flush_handle
+        if handle is not None:
+            due = handle.when() if isinstance(handle, asyncio.TimerHandle) else 0.0
+            if due <= loop.time() + delay:
                 return
-            self._flush_handle.cancel()
+            handle.cancel()
         if delay > 0:
             self._flush_handle = loop.call_later(delay, self._flush)
         else:
@@ -215,7 +220,11 @@ class FrameSender:
             if window_id is None or window_id == client.window_id:
                 client.send(Notice(text=text, level=level))
         focused = service.lookups.focused_cell_id(client.window_id)
+        # The cell typed into is served like the focused one: its echo never waits for the
+        # hold that other cells keep for it.
+        typed = client.typed_cell if client.awaiting_echo(now, ECHO_HOLD) else focused
         for cell_id, session in visible_sessions(service, client.window_id):
+            first = cell_id in (focused, typed)
             key = (cell_id, session.id)
             if session.id in titles and client.sent_titles.get(cell_id) != session.title:
                 client.send(CellTitle(cell=cell_id, title=session.title))
@@ -227,7 +236,7 @@ class FrameSender:
                 deferred.add(session.id)
                 wake = min(wake or SYNC_RETRY, SYNC_RETRY)
                 continue
-            if cell_id != focused and key in client.sent_rows:
+            if not first and key in client.sent_rows:
                 if client.awaiting_echo(now, ECHO_HOLD):
                     # A key's echo comes first: this cell's rows wait until it is drawn.
                     deferred.add(session.id)
@@ -241,16 +250,16 @@ class FrameSender:
             # The focused cell at full rate; other visible cells less often, so that busy
             # agents beside it cost the client little (hidden cells cost nothing). A client
             # that was behind gets that interval of rest too: a key's echo then finds it idle.
-            interval = FRAME_INTERVAL if cell_id == focused else UNFOCUSED_INTERVAL
+            interval = FRAME_INTERVAL if first else UNFOCUSED_INTERVAL
             since = client.last_frame.get(key, 0.0)
-            if cell_id != focused:
+            if not first:
                 since = max(since, client.caught_up)
             wait = since + interval - now
             if wait > 0 and key in client.sent_rows:
                 deferred.add(session.id)
                 wake = wait if wake is None else min(wake, wait)
                 continue
-            self._send_frame(client, cell_id, session, cell_id == focused)
+            self._send_frame(client, cell_id, session, cell_id == typed)
             client.last_frame[key] = now
         return wake
 
@@ -264,7 +273,7 @@ class FrameSender:
             self._claim_size(client)
 
     def _send_frame(self, client: ClientConnection, cell_id: str, session: TerminalSession,
-                    focused: bool = False) -> None:
+                    echoes: bool = False) -> None:
         key = (cell_id, session.id)
         emulator = session.emulator
         versions, rendered = session.rendered_rows()
@@ -294,7 +303,7 @@ class FrameSender:
             )
         )
         client.frames_sent += 1
-        if focused and client.echo_frame is None and client.typed_at:
+        if echoes and client.echo_frame is None and client.typed_at:
             client.echo_frame = client.frames_sent
         client.sent_rows[key] = list(versions)
         client.sent_cursor[key] = wire_cursor

@@ -355,6 +355,7 @@ class DaemonServer:
         client.last_active = time.monotonic()
         if not isinstance(message, MouseInput):
             client.typed_at, client.echo_frame = client.last_active, None
+            client.typed_cell = message.cell
         if client.attached and self._is_latest(client, previous):
             self.claim_size(client)
         session = self._session_for_cell(message.cell)

@@ -84,3 +84,31 @@ def test_a_client_that_never_says_what_it_drew_gets_every_cell_as_before(
                         and "flood-42" in text(m), timeout=60)
         assert len(frames_of(client.messages, flooding)) > MAX_UNSHOWN + 1
 
+
+
+def test_the_echo_of_a_cell_typed_into_is_sent_even_when_it_is_not_the_focused_one(
+        daemon: InProcessDaemon, tmp_path: Path) -> None:
+    """Input can go to a cell that is not the window's focused one (a click, `send_keys`, a
+    second client moving the focus): that cell's echo is the frame the user waits for. It
+    comes at once, even to a client that is behind with its drawing — where other cells'
+    frames rightly wait until it says it drew them (the old rule held every cell but the
+    focused one, so the typed one never came to a client that stopped reporting)."""
+    project = tmp_path / "web"
+    project.mkdir()
+    with RawClient(str(daemon.locations.socket), width=120, height=30) as client:
+        client.call("project_new", path=str(project))
+        client.call("split", direction="right")
+        focused, typed = (cell["id"] for cell in client.call("list_cells"))
+        client.call("select", target=f"%{focused}")
+        for cell in (focused, typed):
+            client.call("capture", target=f"%{cell}", wait=PROMPT_RE, timeout=30)
+        while client.receive(0.3) is not None:
+            pass
+        # Says it drew nothing of what it got: from now on it is behind.
+        client.send(FramesShown(count=0))
+        client.send(RawInput(cell=focused, data=b"echo in-focus-$((6*7))\r"))
+        client.wait_for(lambda m: isinstance(m, CellFrame) and m.cell == focused
+                        and "in-focus-42" in text(m))
+        client.send(RawInput(cell=typed, data=b"echo typed-$((6*7))\r"))
+        client.wait_for(lambda m: isinstance(m, CellFrame) and m.cell == typed
+                        and "typed-42" in text(m), timeout=10)
