@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 
 from textual.screen import Screen
 
-from idea_tui.control import CommandFailed, DaemonError, decoded, decoded_list
+from idea_tui.control import CommandFailed, DaemonError
 from idea_tui.delegation_actions import DelegationActions
 from idea_tui.keymap import ACTIONS_BY_NAME
-from idea_tui.ports import Answer, AppHost
+from idea_tui.ports import Answer, AppHost, call_as, call_list
 from idea_tui.view_actions import ViewActions
 
 T = TypeVar("T")
@@ -50,26 +50,12 @@ class ActionRunner:
     async def call_as(self, answer: type[T], method: str, /, **params: Any) -> T | None:
         """`call` for a command whose answer is the Struct `answer`; None on failure
         (reported)."""
-        result = await self.call(method, **params)
-        if result is None:
-            return None
-        try:
-            return decoded(answer, method, result)
-        except CommandFailed as exc:
-            self.report(str(exc), "error")
-            return None
+        return await call_as(self, answer, method, **params)
 
     async def call_list(self, answer: type[T], method: str, /, **params: Any) -> list[T]:
         """`call` for a command whose answer is a list of the Struct `answer`; empty on
         failure (reported)."""
-        result = await self.call(method, **params)
-        if result is None:
-            return []
-        try:
-            return decoded_list(answer, method, result)
-        except CommandFailed as exc:
-            self.report(str(exc), "error")
-            return []
+        return await call_list(self, answer, method, **params) or []
 
     async def attempt(self, method: str, **params: Any) -> Answer:
         """Like `call`, but a failure is returned, not reported, for the caller to word.
@@ -156,10 +142,13 @@ class ActionRunner:
         elif mode == "swap":
             await self.call("swap", target=target, direction=direction)
         elif mode == "move":
-            neighbour = await self.call("select", target=target, direction=direction)
+            from adapters.ipc.commands import CellDescription
+
+            neighbour = await self.call_as(CellDescription, "select", target=target,
+                                           direction=direction)
             if neighbour is not None and target is not None:
                 split = "right" if direction in ("left", "right") else "down"
-                await self.call("move", target=target, dst=f"%{neighbour['id']}", direction=split)
+                await self.call("move", target=target, dst=f"%{neighbour.id}", direction=split)
 
     # ─── cells ───────────────────────────────────────────────────────────────────────
 
@@ -253,13 +242,17 @@ class ActionRunner:
         await self.call("swap", target=self._focused(), direction="next")
 
     async def do_undo(self) -> None:
-        result = await self.call("undo", target=self._focused())
-        if result is not None and not result["changed"]:
+        from adapters.ipc.commands import UndoAnswer
+
+        result = await self.call_as(UndoAnswer, "undo", target=self._focused())
+        if result is not None and not result.changed:
             self.app.status.show("nothing to undo")
 
     async def do_redo(self) -> None:
-        result = await self.call("undo", target=self._focused(), redo=True)
-        if result is not None and not result["changed"]:
+        from adapters.ipc.commands import UndoAnswer
+
+        result = await self.call_as(UndoAnswer, "undo", target=self._focused(), redo=True)
+        if result is not None and not result.changed:
             self.app.status.show("nothing to redo")
 
     # ─── pages, projects, windows ────────────────────────────────────────────────────
@@ -366,6 +359,7 @@ class ActionRunner:
             return None
         try:
             from adapters.ipc.answers_agents import ProfileList
+            from idea_tui.control import decoded
 
             info = decoded(ProfileList, "profile_list", answer.result)
         except CommandFailed:
@@ -401,12 +395,15 @@ class ActionRunner:
         await self.delegations.interrupt_agent()
 
     async def do_refresh_context(self) -> None:
-        result = await self.call("agent_refresh", target=self.focused_target() or "")
+        from adapters.ipc.answers_orchestration import Refreshed
+
+        result = await self.call_as(Refreshed, "agent_refresh",
+                                    target=self.focused_target() or "")
         if result is not None:
-            if result.get("ticket"):
-                self.report(f"{result['agent']}: refreshed {', '.join(result['sections'])}")
+            if result.ticket:
+                self.report(f"{result.agent}: refreshed {', '.join(result.sections)}")
             else:
-                self.report(f"{result['agent']}: its context is up to date")
+                self.report(f"{result.agent}: its context is up to date")
 
     async def do_agents(self) -> None:
         from idea_tui.screens.agents import AgentsScreen
@@ -450,38 +447,51 @@ class ActionRunner:
         if not name or not at.strip():
             self.app.status.show("give the agent and the time: dev 17:05", "error")
             return
-        result = await self.call("set_resume_at", agent=name, at=at.strip())
+        from msgspec import UNSET
+
+        from adapters.ipc.answers_limits import LimitAnswer
+
+        result = await self.call_as(LimitAnswer, "set_resume_at", agent=name, at=at.strip())
         if result is not None:
-            limit = result.get("limit") or {}
-            self.app.status.show(f"{result['agent']}: {limit.get('text', 'armed')}, resumes in "
-                                 f"{limit.get('countdown', 'a moment')}")
+            limit = result.limit
+            text = limit.text if limit is not None else "armed"
+            countdown = (limit.countdown if limit is not None and limit.countdown is not UNSET
+                         else "a moment")
+            self.app.status.show(f"{result.agent}: {text}, resumes in {countdown}")
 
     async def do_limit_resume_now(self, name: str) -> None:
         if await self.call("resume_now", agent=name.strip()) is not None:
             self.app.status.show(f"{name.strip()} resumed")
 
     async def do_limit_cancel(self, name: str) -> None:
-        result = await self.call("cancel_resume", agent=name.strip())
+        from adapters.ipc.answers_limits import LimitAnswer
+
+        result = await self.call_as(LimitAnswer, "cancel_resume", agent=name.strip())
         if result is not None:
-            self.app.status.show(f"{result['agent']}: resume cancelled, still limited"
-                                 if result["cancelled"] else
-                                 f"{result['agent']}: no resume was armed")
+            self.app.status.show(f"{result.agent}: resume cancelled, still limited"
+                                 if result.cancelled is True else
+                                 f"{result.agent}: no resume was armed")
 
     async def do_limit_not_limited(self, name: str) -> None:
-        result = await self.call("not_limited", agent=name.strip())
+        from adapters.ipc.answers_limits import LimitAnswer
+
+        result = await self.call_as(LimitAnswer, "not_limited", agent=name.strip())
         if result is not None:
-            self.app.status.show(f"{result['agent']}: not a limit, its task goes on"
-                                 if result.get("was") == "suspected" else
-                                 f"{result['agent']}: no longer limited, its queue moves")
+            self.app.status.show(f"{result.agent}: not a limit, its task goes on"
+                                 if result.was == "suspected" else
+                                 f"{result.agent}: no longer limited, its queue moves")
 
     async def do_limit_continue_on(self, text: str) -> None:
         name, _, profile = text.strip().partition(" ")
         if not name or not profile.strip():
             self.app.status.show("give the agent and the profile: dev codex", "error")
             return
-        result = await self.call("limit_swap", agent=name, profile=profile.strip())
+        from adapters.ipc.answers_limits import LimitAnswer
+
+        result = await self.call_as(LimitAnswer, "limit_swap", agent=name,
+                                    profile=profile.strip())
         if result is not None:
-            self.app.status.show(f"{result['agent']} continues on {result['profile']}")
+            self.app.status.show(f"{result.agent} continues on {result.profile}")
 
     async def do_install_team_pack(self) -> None:
         from idea_tui.screens import flows

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from idea_tui.gateway import GatewayPort
     from idea_tui.widgets.bars import StatusBar
     from idea_tui.widgets.workspace_view import WorkspaceView
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,37 @@ class Runner(Protocol):
         """Show a modal screen and wait for what it is dismissed with."""
 
     def focused_target(self) -> str | None: ...
+
+
+async def call_as(runner: Runner, answer: type[T], method: str, /, **params: Any) -> T | None:
+    """`runner.call` of a command whose answer is the Struct `answer` (`adapters.ipc.answers`),
+    decoded: screens read its fields, which mypy checks, not a map. None when the call failed
+    (reported) or its result does not fit (reported as the "bad_answer" it is)."""
+    from idea_tui.control import CommandFailed, decoded
+
+    result = await runner.call(method, **params)
+    if result is None:
+        return None
+    try:
+        return decoded(answer, method, result)
+    except CommandFailed as exc:
+        runner.report(str(exc), "error")
+        return None
+
+
+async def call_list(runner: Runner, answer: type[T], method: str, /,
+                    **params: Any) -> list[T] | None:
+    """`call_as` for a command whose answer is a list of the Struct `answer`."""
+    from idea_tui.control import CommandFailed, decoded_list
+
+    result = await runner.call(method, **params)
+    if result is None:
+        return None
+    try:
+        return decoded_list(answer, method, result)
+    except CommandFailed as exc:
+        runner.report(str(exc), "error")
+        return None
 
 
 def open_or_new(probe: dict[str, Any]) -> str:
