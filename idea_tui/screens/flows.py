@@ -11,7 +11,23 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from adapters.ipc.answers_agents import (
+    AgentCreated,
+    AgentDescription,
+    AgentRenamed,
+    AgentSynced,
+    PersonaText,
+    PersonaWritten,
+    ProfileList,
+    TemplateList,
+    TemplateNamed,
+    TemplateSummary,
+    TemplateText,
+)
 from idea_tui.cli_orchestration import team_activity
+from idea_tui.ports import call_as, call_list
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.editor import EditorScreen, edit_revised
@@ -127,16 +143,17 @@ async def launch(runner: Runner, agent: Agent, where: str, worktree: bool = Fals
 
 async def go_to(runner: Runner, agent: Agent, *, refresh: bool = False) -> bool:
     """Show the agent's cell (its page and project too)."""
+    name, cell, state = agent["name"], agent.get("cell"), agent.get("state")
     if refresh:
-        listed = await runner.call("agent_list") or []
-        agent = next((a for a in listed if a.get("id") == agent["id"]), agent)
-    cell = agent.get("cell")
+        listed = await call_list(runner, AgentDescription, "agent_list") or []
+        found = next((a for a in listed if a.id == agent["id"]), None)
+        if found is not None:
+            name, cell, state = found.name, found.cell or None, found.state
     if not cell:
-        if agent.get("state") == "running":
-            runner.report(f"{agent['name']} runs in the background: c brings it into the "
-                          "focused cell")
+        if state == "running":
+            runner.report(f"{name} runs in the background: c brings it into the focused cell")
         else:
-            runner.report(f"{agent['name']} has no cell: Enter launches it in a split")
+            runner.report(f"{name} has no cell: Enter launches it in a split")
         return False
     return await runner.call("select", target=f"%{cell}") is not None
 
@@ -158,13 +175,13 @@ async def restart(runner: Runner, agent: Agent) -> None:
 async def pick_profile(runner: Runner, question: str,
                        current: str | None = None) -> str | None:
     """A profile id chosen from profile_list (configured ones, then the built-in ones)."""
-    info = await runner.call("profile_list")
-    if not info:
+    info = await call_as(runner, ProfileList, "profile_list")
+    if info is None:
         return None
     options = []
-    for profile in info.get("profiles", []):
+    for profile in info.profiles:
         label = f"{profile['name']}  ({profile['command']})"
-        if profile.get("source") == "built-in" and info.get("configured"):
+        if profile.get("source") == "built-in" and info.configured:
             label += "  built-in"
         if profile["id"] == current:
             label += "  ← current"
@@ -176,7 +193,7 @@ async def pick_profile(runner: Runner, question: str,
     return chosen
 
 
-async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | None:
+async def new_agent(runner: Runner, template_id: str | None = None) -> AgentCreated | None:
     """Name, then scratch or a template (keep in sync on or off), then the profile.
 
     From the templates screen (`template_id` given) the template is chosen already and
@@ -185,9 +202,9 @@ async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | N
     name = await runner.ask(PromptScreen("Name of the new agent (e.g. Backend Dev):"))
     if not name:
         return None
-    listing = await runner.call("template_list") or {}
-    templates = {t["id"]: t for t in listing.get("templates", [])}
-    template: dict[str, Any] | None = None
+    listing = await call_as(runner, TemplateList, "template_list")
+    templates = {t.id: t for t in listing.templates} if listing is not None else {}
+    template: TemplateSummary | None = None
     if template_id is not None:
         template = templates.get(template_id)
         if template is None:
@@ -195,7 +212,7 @@ async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | N
             return None
     elif templates:
         options = [("scratch", "From scratch: a starter persona you write yourself")]
-        options += [(t["id"], f"From template {t['name']} (v{t['version']})")
+        options += [(t.id, f"From template {t.name} (v{t.version})")
                     for t in templates.values()]
         choice = await runner.ask(ChoiceScreen(f"Start {name} from:", options))
         if choice is None:
@@ -204,7 +221,7 @@ async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | N
     sync = False
     if template is not None:
         choice = await runner.ask(ChoiceScreen(
-            f"Keep {name} in sync with template {template['name']}?",
+            f"Keep {name} in sync with template {template.name}?",
             [("on", "Keep in sync: template updates show a badge and u replaces the Markdown "
                     "(your edits are backed up first)"),
              ("off", "Copy once: the Markdown is the agent's own from now on")],
@@ -214,18 +231,18 @@ async def new_agent(runner: Runner, template_id: str | None = None) -> Agent | N
         sync = choice == "on"
     params: dict[str, Any] = {"name": name}
     if template_id is None:
-        default = template.get("defaultProfileId") if template else None
+        default = template.default_profile_id if template else None
         profile = await pick_profile(runner, f"Which CLI runs {name}?", default)
         if profile is None:
             return None
         params["profile"] = profile
     if template is not None:
-        params.update(template=template["id"], sync=sync)
-    created: Agent | None = await runner.call("agent_new", **params)
+        params.update(template=template.id, sync=sync)
+    created = await call_as(runner, AgentCreated, "agent_new", **params)
     if created is not None:
-        runner.report(f"agent {created['name']} created: .ideai/{created['mdPath']} "
+        runner.report(f"agent {created.name} created: .ideai/{created.md_path} "
                       "(e edits it, Enter launches it)")
-        await offer_launch(runner, created)
+        await offer_launch(runner, msgspec.to_builtins(created))
     return created
 
 
@@ -249,9 +266,10 @@ async def offer_launch(runner: Runner, agent: Agent) -> bool:
 async def rename(runner: Runner, agent: Agent) -> None:
     name = await runner.ask(PromptScreen(f"New name for {agent['name']}:", agent["name"]))
     if name and name != agent["name"]:
-        renamed = await runner.call("agent_rename", agent=agent["id"], name=name)
+        renamed = await call_as(runner, AgentRenamed, "agent_rename", agent=agent["id"],
+                                name=name)
         if renamed is not None:
-            runner.report(f"{agent['name']} is now {renamed['name']} (its file keeps its name)")
+            runner.report(f"{agent['name']} is now {renamed.name} (its file keeps its name)")
 
 
 async def delete(runner: Runner, agent: Agent) -> None:
@@ -279,14 +297,14 @@ async def change_profile(runner: Runner, agent: Agent) -> None:
 async def sync(runner: Runner, agent: Agent) -> None:
     """Replace the agent's Markdown with its template's (TPL-5); local edits are shown as
     a conflict (the daemon asks) and backed up (D24)."""
-    result = await runner.call("agent_sync", agent=agent["id"])
+    result = await call_as(runner, AgentSynced, "agent_sync", agent=agent["id"])
     if result is None:
         return
-    message = f"{agent['name']} synced with template {result['template']} v{result['version']}"
-    if result.get("status") == "up_to_date":
+    message = f"{agent['name']} synced with template {result.template} v{result.version}"
+    if result.status == "up_to_date":
         message += " (its Markdown already matched)"
-    if result.get("backup"):
-        message += f"; your version is kept in .ideai/{result['backup']}"
+    if result.backup:
+        message += f"; your version is kept in .ideai/{result.backup}"
     runner.report(message)
 
 
@@ -304,45 +322,45 @@ async def toggle_sync(runner: Runner, agent: Agent) -> None:
 async def edit_persona(runner: Runner, agent: Agent) -> bool:
     """The agent's Markdown in the built-in editor, read and written by the daemon (the
     project may be on another machine than this client)."""
-    shown = await runner.call("agent_persona_read", agent=agent["id"])
-    if not shown:
+    shown = await call_as(runner, PersonaText, "agent_persona_read", agent=agent["id"])
+    if shown is None:
         return False
-    name = PurePath(shown["path"]).name
-    note = "" if shown["exists"] else f"{shown['path']} does not exist: saving creates it"
+    name = PurePath(shown.path).name
+    note = "" if shown.exists else f"{shown.path} does not exist: saving creates it"
     if agent.get("synchronized") and not note:
         note = (f"kept in sync with template {agent.get('template')}: a sync backs up your "
                 "edits and replaces them")
 
     async def write(text: str, base: str) -> str | None:
-        written = await runner.call("agent_persona_write", agent=agent["id"], content=text,
-                                    revision=base)
+        written = await call_as(runner, PersonaWritten, "agent_persona_write",
+                                agent=agent["id"], content=text, revision=base)
         if written is None:
             return None
-        runner.report(f"saved {written['path']}")
-        return str(written["revision"])
+        runner.report(f"saved {written.path}")
+        return written.revision
 
-    return await edit_revised(runner, f" {agent['name']} — {shown['path']} ", shown["content"],
-                              shown["revision"], write, unchanged=f"{name}: no change",
+    return await edit_revised(runner, f" {agent['name']} — {shown.path} ", shown.content,
+                              shown.revision, write, unchanged=f"{name}: no change",
                               note=note)
 
 
 async def edit_persona_external(runner: Runner, agent: Agent) -> None:
     """The agent's Markdown in $VISUAL / $EDITOR, with the client suspended meanwhile: the
     editor works on a copy here, which the daemon then writes (asking if it changed)."""
-    shown = await runner.call("agent_persona_read", agent=agent["id"])
-    if not shown:
+    shown = await call_as(runner, PersonaText, "agent_persona_read", agent=agent["id"])
+    if shown is None:
         return
-    name = PurePath(shown["path"]).name
-    text = await edit_externally(runner, name, shown["content"])
+    name = PurePath(shown.path).name
+    text = await edit_externally(runner, name, shown.content)
     if text is None:
         return
-    if text == shown["content"]:
+    if text == shown.content:
         runner.report(f"{name}: no change")
         return
-    written = await runner.call("agent_persona_write", agent=agent["id"], content=text,
-                                revision=shown["revision"])
+    written = await call_as(runner, PersonaWritten, "agent_persona_write", agent=agent["id"],
+                            content=text, revision=shown.revision)
     if written is not None:
-        runner.report(f"edited {written['path']}")
+        runner.report(f"edited {written.path}")
 
 
 # ─── templates ────────────────────────────────────────────────────────────────────────
@@ -354,9 +372,9 @@ async def new_template(runner: Runner) -> bool:
         return False
 
     async def save(text: str) -> bool:
-        created = await runner.call("template_new", name=name, content=text)
+        created = await call_as(runner, TemplateNamed, "template_new", name=name, content=text)
         if created is not None:
-            runner.report(f"template {created['name']} created (v{created['version']})")
+            runner.report(f"template {created.name} created (v{created.version})")
         return created is not None
 
     starter = f"# {name}\n\nYou are the team's {name}. Describe the role, its duties and "
@@ -367,22 +385,23 @@ async def new_template(runner: Runner) -> bool:
 
 async def edit_template(runner: Runner, template_id: str) -> bool:
     """The template's content in the editor; saving a change bumps its version (TPL-2)."""
-    shown = await runner.call("template_show", template=template_id)
-    if not shown:
+    shown = await call_as(runner, TemplateText, "template_show", template=template_id)
+    if shown is None:
         return False
-    original = shown.get("content", "")
+    original = shown.content
 
     async def save(text: str) -> bool:
         if text == original:
-            runner.report(f"template {shown['name']}: no change (still v{shown['version']})")
+            runner.report(f"template {shown.name}: no change (still v{shown.version})")
             return True
-        updated = await runner.call("template_update", template=shown["id"], content=text)
+        updated = await call_as(runner, TemplateNamed, "template_update", template=shown.id,
+                                content=text)
         if updated is not None:
-            runner.report(f"template {updated['name']} saved: now v{updated['version']} "
+            runner.report(f"template {updated.name} saved: now v{updated.version} "
                           "(agents kept in sync show an update)")
         return updated is not None
 
-    title = f" Template {shown['name']} v{shown['version']} "
+    title = f" Template {shown.name} v{shown.version} "
     saved = await runner.ask(EditorScreen(title, original, save=save))
     return saved is not None
 
@@ -399,8 +418,8 @@ async def delete_template(runner: Runner, template: dict[str, Any]) -> bool:
 
 
 async def install_team_pack(runner: Runner) -> None:
-    installed = await runner.call("template_install_pack")
+    installed = await call_list(runner, TemplateNamed, "template_install_pack")
     if installed is not None:
-        names = ", ".join(t["name"] for t in installed)
+        names = ", ".join(t.name for t in installed)
         runner.report(f"software team templates installed: {names} (in Templates, "
                       "prefix T, a creates an agent from one)")

@@ -718,7 +718,7 @@ def test_p_changes_the_profile_with_the_conversation_lost_confirmation() -> None
 def test_n_creates_an_agent_from_a_template_kept_in_sync() -> None:
     gateway = agents_gateway(agent_new=lambda params: {
         "id": "a9", "name": params["name"], "mdPath": "agents/backend-dev.md",
-        "profileId": params.get("profile")})
+        "profileId": params.get("profile"), "path": "/src/web/.ideai/agents/backend-dev.md"})
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot)
@@ -751,7 +751,8 @@ def test_n_creates_an_agent_from_a_template_kept_in_sync() -> None:
 
 def test_n_from_scratch() -> None:
     gateway = agents_gateway(agent_new=lambda params: {
-        "id": "a9", "name": params["name"], "mdPath": "agents/ops.md", "profileId": "aider"})
+        "id": "a9", "name": params["name"], "mdPath": "agents/ops.md", "profileId": "aider",
+        "path": "/src/web/.ideai/agents/ops.md"})
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot)
@@ -774,7 +775,8 @@ def test_n_ends_by_offering_a_launch_in_its_own_worktree() -> None:
     """The new-agent flow's last question: launch now in its own worktree is the same
     `agent_launch … worktree` as W; "not now" launches nothing."""
     gateway = agents_gateway(agent_new=lambda params: {
-        "id": "a9", "name": params["name"], "mdPath": "agents/ops.md", "profileId": "aider"})
+        "id": "a9", "name": params["name"], "mdPath": "agents/ops.md", "profileId": "aider",
+        "path": "/src/web/.ideai/agents/ops.md"})
 
     async def scenario(pilot: Pilot[str]) -> None:
         await open_agents(pilot)
