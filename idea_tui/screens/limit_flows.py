@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from msgspec import UNSET
+
+from adapters.ipc.answers_agents import ProfileList
+from adapters.ipc.answers_limits import LimitAnswer, LimitRow
+from idea_tui.ports import call_as, call_list
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.prompt import PromptScreen
 
@@ -40,12 +45,14 @@ async def set_time(runner: Runner, agent: Agent) -> None:
     if suspected(agent) and at.lower() in NOT_A_LIMIT:
         await not_limited(runner, agent)
         return
-    result = await runner.call("set_resume_at", agent=agent["id"], at=at,
-                               project=agent.get("root"))
+    result = await call_as(runner, LimitAnswer, "set_resume_at", agent=agent["id"], at=at,
+                           project=agent.get("root"))
     if result is not None:
-        limit = result.get("limit") or {}
-        runner.report(f"{agent['name']}: {limit.get('text', 'armed')}, resumes in "
-                      f"{limit.get('countdown', 'a moment')}")
+        limit = result.limit
+        text = limit.text if limit is not None else "armed"
+        countdown = (limit.countdown if limit is not None and limit.countdown is not UNSET
+                     else "a moment")
+        runner.report(f"{agent['name']}: {text}, resumes in {countdown}")
 
 
 async def resume_now(runner: Runner, agent: Agent) -> None:
@@ -55,9 +62,11 @@ async def resume_now(runner: Runner, agent: Agent) -> None:
 
 
 async def cancel(runner: Runner, agent: Agent) -> None:
-    result = await runner.call("cancel_resume", agent=agent["id"], project=agent.get("root"))
+    result = await call_as(runner, LimitAnswer, "cancel_resume", agent=agent["id"],
+                           project=agent.get("root"))
     if result is not None:
-        runner.report(f"{agent['name']}: resume cancelled, still limited" if result["cancelled"]
+        runner.report(f"{agent['name']}: resume cancelled, still limited"
+                      if result.cancelled is True
                       else f"{agent['name']}: no resume was armed")
 
 
@@ -70,10 +79,11 @@ async def not_limited(runner: Runner, agent: Agent) -> None:
                                                 if state == "swapped"
                                                 else "not at a usage limit"), "error")
         return
-    result = await runner.call("not_limited", agent=agent["id"], project=agent.get("root"))
+    result = await call_as(runner, LimitAnswer, "not_limited", agent=agent["id"],
+                           project=agent.get("root"))
     if result is not None:
         runner.report(f"{agent['name']}: not a limit, its task goes on"
-                      if result.get("was") == "suspected"
+                      if result.was == "suspected"
                       else f"{agent['name']}: no longer limited, its queue moves")
 
 
@@ -95,10 +105,10 @@ async def continue_on(runner: Runner, agent: Agent) -> None:
         runner.report(f"{agent['name']} is not at a usage limit (p changes its profile)",
                       "error")
         return
-    info = await runner.call("profile_list")
-    if not info:
+    info = await call_as(runner, ProfileList, "profile_list")
+    if info is None:
         return
-    options = fallback_options(agent, info.get("profiles", []))
+    options = fallback_options(agent, info.profiles)
     if not options:
         runner.report("no other profile to continue on", "error")
         return
@@ -118,14 +128,16 @@ MISSED_OPTIONS = [
 ]
 
 
-async def answer_missed(runner: Runner, entry: Agent) -> None:
+async def answer_missed(runner: Runner, entry: LimitRow) -> None:
     """A resume that came due long ago while idea was not running (more than
     `ask_after`) was not fired: the user is asked (asking = arming, SLM-4). Escape leaves
     the question open (the Agents panel and `idea agent list` still show it)."""
-    missed = str(entry.get("missed") or f"{entry['agent']}'s resume was missed")
+    missed = entry.missed or f"{entry.agent}'s resume was missed"
     chosen = await runner.ask(ChoiceScreen(f"{missed}, at a usage limit. What should idea "
                                            "do?", MISSED_OPTIONS))
-    agent = {**entry, "name": entry["agent"]}
+    # The agent as the controls read it (a limit row's own state is not an agent's
+    # `limit`: a missed resume is never a suspected limit).
+    agent: Agent = {"id": entry.id, "name": entry.agent, "root": entry.root}
     if chosen == "now":
         await resume_now(runner, agent)
     elif chosen == "later":
@@ -136,7 +148,7 @@ async def answer_missed(runner: Runner, entry: Agent) -> None:
 
 async def ask_missed_resumes(runner: Runner) -> None:
     """At attach: ask about every missed resume of the open projects, one at a time."""
-    listed = await runner.call("limit_status", all=True) or []
+    listed = await call_list(runner, LimitRow, "limit_status", all=True) or []
     for entry in listed:
-        if entry.get("overdue"):
+        if entry.overdue:
             await answer_missed(runner, entry)

@@ -15,15 +15,22 @@ from idea_tui.screens.limit_flows import MISSED_OPTIONS, ask_missed_resumes
 from idea_tui.screens.prompt import PromptScreen
 
 MISSED = "erin's resume was due at 10:30 while idea was not running (7h 29m ago)"
+# What every limit row carries (`LimitRow`: the daemon always sends these).
+SEEN: dict[str, Any] = {"level": 1, "source": "data", "message": "usage limit reached",
+                        "since": "2026-12-01T03:00:00+00:00", "armedBy": "auto"}
 ERIN: dict[str, Any] = {
+    **SEEN,
     "agent": "erin", "id": "e1", "project": "web", "root": "/src/web", "state": "limited",
-    "text": "rate_limited (until 10:30)", "resumeAt": None,
-    "overdue": "2026-12-01T10:31:00+00:00", "missed": MISSED,
+    "text": "rate_limited (until 10:30)", "resetsAt": "2026-12-01T10:30:00+00:00",
+    "resumeAt": None, "overdue": "2026-12-01T10:31:00+00:00", "missed": MISSED,
     "question": MISSED + ": resume it now? `idea agent resume erin --now` resumes it, …",
 }
-BOB: dict[str, Any] = {"agent": "bob", "id": "b1", "project": "api", "root": "/src/api",
+BOB: dict[str, Any] = {**SEEN, "agent": "bob", "id": "b1", "project": "api", "root": "/src/api",
                        "state": "limited", "text": "rate_limited (until 11:00)",
+                       "resetsAt": "2026-12-01T11:00:00+00:00",
                        "resumeAt": "2026-12-01T11:01:00+00:00"}
+LIMIT: dict[str, Any] = {key: value for key, value in ERIN.items()
+                         if key not in ("agent", "id", "project", "root")}
 
 
 class RecordingRunner:
@@ -45,8 +52,8 @@ class RecordingRunner:
         if method == "limit_status":
             return self.listed
         if method == "cancel_resume":
-            return {"cancelled": True}
-        return {"limit": {"text": "rate_limited (until 10:30)", "countdown": "5m 00s"}}
+            return {"agent": "erin", "cancelled": True, "limit": LIMIT}
+        return {"agent": "erin", "limit": {**LIMIT, "countdown": "5m 00s"}}
 
     async def attempt(self, method: str, **params: Any) -> Any:
         raise AssertionError("not used")
