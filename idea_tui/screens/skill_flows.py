@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from adapters.ipc.answers_agents import AgentDescription
+from adapters.ipc.answers_knowledge import Skill as SkillAnswer
+from adapters.ipc.answers_knowledge import SkillAssignment, SkillList, SkillText, SkillUpdated
+from idea_tui.ports import call_as, call_list
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.editor import EditorScreen, edit_revised
@@ -41,9 +47,10 @@ async def new_skill(runner: Runner, scope: str) -> bool:
         return False
 
     async def save(text: str) -> bool:
-        created = await runner.call("skill_new", name=name, content=text, scope=scope)
+        created = await call_as(runner, SkillAnswer, "skill_new", name=name, content=text,
+                                scope=scope)
         if created is not None:
-            runner.report(f"{created['scope']} skill {created['name']} created (a on it "
+            runner.report(f"{created.scope} skill {created.name} created (a on it "
                           "assigns it to an agent)")
         return created is not None
 
@@ -55,36 +62,37 @@ async def new_skill(runner: Runner, scope: str) -> bool:
 async def edit_skill(runner: Runner, skill: Skill) -> bool:
     """The skill's Markdown in the built-in editor; the daemon asks before saving over a
     change made meanwhile (an agent, another editor)."""
-    shown = await runner.call("skill_show", **exact(skill))
-    if not shown:
+    shown = await call_as(runner, SkillText, "skill_show", **exact(skill))
+    if shown is None:
         return False
+
     async def write(text: str, base: str) -> str | None:
-        updated = await runner.call("skill_update", content=text, revision=base,
-                                    **exact(skill))
+        updated = await call_as(runner, SkillUpdated, "skill_update", content=text,
+                                revision=base, **exact(skill))
         if updated is None:
             return None
-        runner.report(f"skill {updated['name']} saved (agents get it from their next launch)")
-        return str(updated["revision"])
+        runner.report(f"skill {updated.name} saved (agents get it from their next launch)")
+        return updated.revision
 
-    return await edit_revised(runner, f" Skill {label(skill)} — {shown['path']} ",
-                              shown["content"], shown["revision"], write,
-                              unchanged=f"skill {shown['name']}: no change")
+    return await edit_revised(runner, f" Skill {label(skill)} — {shown.path} ",
+                              shown.content, shown.revision, write,
+                              unchanged=f"skill {shown.name}: no change")
 
 
 async def edit_skill_external(runner: Runner, skill: Skill) -> None:
-    shown = await runner.call("skill_show", **exact(skill))
-    if not shown:
+    shown = await call_as(runner, SkillText, "skill_show", **exact(skill))
+    if shown is None:
         return
-    text = await edit_externally(runner, f"{skill['id']}.md", shown["content"])
+    text = await edit_externally(runner, f"{skill['id']}.md", shown.content)
     if text is None:
         return
-    if text == shown["content"]:
-        runner.report(f"skill {shown['name']}: no change")
+    if text == shown.content:
+        runner.report(f"skill {shown.name}: no change")
         return
-    updated = await runner.call("skill_update", content=text, revision=shown["revision"],
-                                **exact(skill))
+    updated = await call_as(runner, SkillUpdated, "skill_update", content=text,
+                            revision=shown.revision, **exact(skill))
     if updated is not None:
-        runner.report(f"skill {updated['name']} saved")
+        runner.report(f"skill {updated.name} saved")
 
 
 async def delete_skill(runner: Runner, skill: Skill) -> bool:
@@ -103,21 +111,21 @@ async def delete_skill(runner: Runner, skill: Skill) -> bool:
 
 async def _assign(runner: Runner, skill: Skill, agent_name: str, on: bool) -> bool:
     method = "skill_assign" if on else "skill_unassign"
-    result = await runner.call(method, agent=agent_name, **exact(skill))
+    result = await call_as(runner, SkillAssignment, method, agent=agent_name, **exact(skill))
     if result is None:
         return False
     verb = "assigned to" if on else "unassigned from"
-    runner.report(f"skill {label(skill)} {verb} {result['agent']} (from its next launch)")
+    runner.report(f"skill {label(skill)} {verb} {result.agent} (from its next launch)")
     return True
 
 
 async def assign_to_agent_of_choice(runner: Runner, skill: Skill) -> bool:
     """The Skills panel's `a`: pick an agent that does not have it yet."""
-    agents = await runner.call("agent_list")
+    agents = await call_list(runner, AgentDescription, "agent_list")
     if agents is None:
         return False
     holders = set(skill.get("assignedTo") or [])
-    options = [(a["name"], a["name"]) for a in agents if a["name"] not in holders]
+    options = [(a.name, a.name) for a in agents if a.name not in holders]
     if not options:
         runner.report("every agent of this project has it already" if agents
                       else "no agent yet: create one in the Agents panel", "error")
@@ -150,12 +158,21 @@ def held_by(agent: Agent, skills: list[Skill]) -> list[Skill]:
     return held
 
 
+async def skill_rows(runner: Runner) -> list[Skill] | None:
+    """The skills of `skill_list` as the panels' rows (their wire maps, which `held_by`
+    mixes with the rows of deleted skills); None when the call failed (reported)."""
+    listing = await call_as(runner, SkillList, "skill_list")
+    if listing is None:
+        return None
+    rows: list[Skill] = msgspec.to_builtins(listing.skills)
+    return rows
+
+
 async def give_skill(runner: Runner, agent: Agent) -> bool:
     """The Agents panel's `k`: pick one of the skills the agent does not have."""
-    listing = await runner.call("skill_list")
-    if listing is None:
+    skills = await skill_rows(runner)
+    if skills is None:
         return False
-    skills = listing.get("skills", [])
     mine = {(s["scope"], s["id"]) for s in held_by(agent, skills)}
     options = [(f"{s['scope']}:{s['id']}", label(s)) for s in skills
                if (s["scope"], s["id"]) not in mine]
@@ -172,10 +189,10 @@ async def give_skill(runner: Runner, agent: Agent) -> bool:
 
 async def take_skill(runner: Runner, agent: Agent) -> bool:
     """The Agents panel's `K`: pick one of the agent's skills to take off."""
-    listing = await runner.call("skill_list")
-    if listing is None:
+    skills = await skill_rows(runner)
+    if skills is None:
         return False
-    held = held_by(agent, listing.get("skills", []))
+    held = held_by(agent, skills)
     if not held:
         runner.report(f"{agent['name']} has no skill", "error")
         return False

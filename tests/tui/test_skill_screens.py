@@ -34,6 +34,13 @@ __all__ = ["_no_refresh_timer"]  # the autouse fixture, for this module too
 BODY = "# Release checklist\n\nBefore tagging a version.\n"
 
 
+def assignment(params: dict[str, Any], on: bool) -> dict[str, Any]:
+    """`skill_assign|unassign`'s answer, as the daemon words it."""
+    return {"skill": params["skill"], "skillId": params["skill"], "scope": params["scope"],
+            "agent": params["agent"], "assigned": on, "changed": True,
+            "skills": [params["skill"]] if on else []}
+
+
 def gateway(**results: Any) -> Gateway:
     base: dict[str, Any] = {
         "skill_list": SKILLS,
@@ -43,12 +50,11 @@ def gateway(**results: Any) -> Gateway:
                                       "revision": "rev-1"},
         "skill_update": lambda params: {**SKILLS["skills"][0], "revision": "rev-2"},
         "skill_new": lambda params: {"id": "deploy", "name": params["name"],
-                                     "scope": params["scope"]},
+                                     "scope": params["scope"], "description": "",
+                                     "contentHash": "0000000000000000", "lines": 9},
         "skill_rm": lambda params: {"deleted": params["skill"], "scope": params["scope"]},
-        "skill_assign": lambda params: {"agent": params["agent"], "assigned": True,
-                                        "changed": True},
-        "skill_unassign": lambda params: {"agent": params["agent"], "assigned": False,
-                                          "changed": True},
+        "skill_assign": lambda params: assignment(params, True),
+        "skill_unassign": lambda params: assignment(params, False),
     }
     base.update(results)
     return Gateway(base)
