@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.widgets import Static
 
+from adapters.ipc.answers_knowledge import ContextText, ContextWritten, Said
+from idea_tui.control import decoded
+from idea_tui.ports import call_as
 from idea_tui.screens.editor import edit_revised
 from idea_tui.screens.external_editor import edit_externally
 from idea_tui.screens.list_panel import ListPanel
@@ -62,7 +65,8 @@ class ContextScreen(ListPanel):
     def __init__(self, runner: Runner | None, context: dict[str, Any] | None = None,
                  proposals: dict[str, Any] | None = None, *, now: float | None = None) -> None:
         super().__init__(runner, proposals)
-        self.context = context
+        self.context = (decoded(ContextText, "context_read", context)
+                        if context is not None else None)
         self.now = now
 
     @property
@@ -82,8 +86,7 @@ class ContextScreen(ListPanel):
         """The context too (its status line), then the proposals."""
         if self.runner is None:
             return
-        context = await self.runner.call("context_read")
-        self.context = context if isinstance(context, dict) else None
+        self.context = await call_as(self.runner, ContextText, "context_read")
         await super().refresh_listing(report=report)
 
     def key_of(self, item: Proposal) -> str:
@@ -99,11 +102,11 @@ class ContextScreen(ListPanel):
 
     def after_fill(self) -> None:
         status = self.query_one("#context-status", Static)
-        context = self.context or {}
-        if not context:
+        context = self.context
+        if context is None:
             status.update(Text("reading .ideai/CONTEXT.md…", style="dim"))
-        elif context.get("exists"):
-            lines = len(str(context.get("content", "")).splitlines())
+        elif context.exists:
+            lines = len(context.content.splitlines())
             status.update(Text.assemble(
                 (".ideai/CONTEXT.md", "bold"),
                 f": {lines} lines, injected into every agent's launch as # Project context. "
@@ -134,10 +137,10 @@ class ContextScreen(ListPanel):
         if action == "accept" and proposal is not None:
             question = (f"Accept {proposal['id']} from {proposal['author']}? Its text becomes "
                         ".ideai/CONTEXT.md (agents get it from their next launch).")
-            await self.confirmed_call(question, "context_accept", id=proposal["id"])
+            await self.confirmed_call(question, Said, "context_accept", id=proposal["id"])
         elif action == "reject" and proposal is not None:
             await self.confirmed_call(f"Reject and delete {proposal['id']} from "
-                                      f"{proposal['author']}?", "context_reject",
+                                      f"{proposal['author']}?", Said, "context_reject",
                                       id=proposal["id"])
         elif action == "edit":
             await edit_context(runner)
@@ -147,33 +150,35 @@ class ContextScreen(ListPanel):
 
 
 async def edit_context(runner: Runner) -> bool:
-    shown = await runner.call("context_read")
-    if not shown:
+    shown = await call_as(runner, ContextText, "context_read")
+    if shown is None:
         return False
-    note = "" if shown["exists"] else "no CONTEXT.md yet: saving creates it"
+    note = "" if shown.exists else "no CONTEXT.md yet: saving creates it"
 
     async def write(text: str, base: str) -> str | None:
-        written = await runner.call("context_write", content=text, revision=base)
+        written = await call_as(runner, ContextWritten, "context_write", content=text,
+                                revision=base)
         if written is None:
             return None
-        runner.report(written["message"])
-        return str(written["revision"])
+        runner.report(written.message)
+        return written.revision
 
-    return await edit_revised(runner, " .ideai/CONTEXT.md ", shown["content"],
-                              shown["revision"], write, unchanged="CONTEXT.md: no change",
+    return await edit_revised(runner, " .ideai/CONTEXT.md ", shown.content,
+                              shown.revision, write, unchanged="CONTEXT.md: no change",
                               note=note)
 
 
 async def edit_context_external(runner: Runner) -> None:
-    shown = await runner.call("context_read")
-    if not shown:
+    shown = await call_as(runner, ContextText, "context_read")
+    if shown is None:
         return
-    text = await edit_externally(runner, "CONTEXT.md", shown["content"])
+    text = await edit_externally(runner, "CONTEXT.md", shown.content)
     if text is None:
         return
-    if text == shown["content"]:
+    if text == shown.content:
         runner.report("CONTEXT.md: no change")
         return
-    written = await runner.call("context_write", content=text, revision=shown["revision"])
+    written = await call_as(runner, ContextWritten, "context_write", content=text,
+                            revision=shown.revision)
     if written is not None:
-        runner.report(written["message"])
+        runner.report(written.message)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -29,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from idea_tui.keymap import normalize_key
+from idea_tui.ports import call_as
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.widgets.message_line import MessageLine
 
@@ -36,6 +37,16 @@ if TYPE_CHECKING:
     from idea_tui.ports import Runner
 
 Item = dict[str, Any]
+
+
+class Worded(Protocol):
+    """An answer that says what was done in words (`MemoryChanged`, `Said`)."""
+
+    @property
+    def message(self) -> str: ...
+
+
+W = TypeVar("W", bound=Worded)
 
 
 class ListPanel(ModalScreen[None]):
@@ -235,15 +246,16 @@ class ListPanel(ModalScreen[None]):
             return
         self.run_worker(self.perform(action, item), group=self.WORKER_GROUP)
 
-    async def confirmed_call(self, question: str, method: str, **params: Any) -> None:
+    async def confirmed_call(self, question: str, answer: type[W], method: str,
+                             **params: Any) -> None:
         """Ask `question`; on yes run the daemon's `method` and report its answer's message
-        (a failure is reported by the runner)."""
+        (`answer`, the command's answer Struct; a failure is reported by the runner)."""
         runner = self.runner
         assert runner is not None
         if await runner.ask(ConfirmScreen(question)):
-            done = await runner.call(method, **params)
+            done = await call_as(runner, answer, method, **params)
             if done is not None:
-                runner.report(done["message"])
+                runner.report(done.message)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_selection()

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from adapters.ipc.answers_knowledge import MemoryChanged, MemoryText
+from idea_tui.ports import call_as
 from idea_tui.screens.editor import edit_revised
 from idea_tui.screens.external_editor import edit_externally
 from idea_tui.screens.list_panel import ListPanel
@@ -85,50 +87,51 @@ class MemoryScreen(ListPanel):
         elif action == "delete" and note is not None:
             question = (f"Delete memory note {note['slug']}? Its file and its line in "
                         "MEMORY.md go (git keeps the history if it was committed).")
-            await self.confirmed_call(question, "memory_delete", slug=note["slug"])
+            await self.confirmed_call(question, MemoryChanged, "memory_delete",
+                                      slug=note["slug"])
         await self.refresh_listing()
 
 
-async def _save_note(runner: Runner, slug: str, text: str, base: str) -> dict[str, Any] | None:
+async def _save_note(runner: Runner, slug: str, text: str, base: str) -> MemoryChanged | None:
     """The daemon asks (a "confirm" answer) when an agent saved the note meanwhile."""
-    written: dict[str, Any] | None = await runner.call("memory_write", slug=slug, content=text,
-                                                       revision=base)
+    written = await call_as(runner, MemoryChanged, "memory_write", slug=slug, content=text,
+                            revision=base)
     if written is not None:
-        runner.report(written["message"])
+        runner.report(written.message)
     return written
 
 
 async def edit_note(runner: Runner, slug: str) -> bool:
     """A note in the built-in editor; a new slug starts from an empty frontmatter."""
-    shown = await runner.call("memory_read", slug=slug)
-    if not shown:
+    shown = await call_as(runner, MemoryText, "memory_read", slug=slug)
+    if shown is None:
         return False
-    slug = shown["slug"]
-    note = "" if shown["exists"] else "a new note: fill in its description, then Ctrl+S"
+    slug = shown.slug
+    note = "" if shown.exists else "a new note: fill in its description, then Ctrl+S"
 
     async def write(text: str, base: str) -> str | None:
         if await _save_note(runner, slug, text, base) is None:
             return None
-        again = await runner.call("memory_read", slug=slug)
-        return str((again or {}).get("revision", base))
+        again = await call_as(runner, MemoryText, "memory_read", slug=slug)
+        return again.revision if again is not None else base
 
     # A new note is written even as its starter frontmatter: saving is what creates it.
     return await edit_revised(runner, f" Memory — {slug}.md ",
-                              shown["content"] or NEW_NOTE.format(slug=slug), shown["revision"],
-                              write, unchanged=f"{slug}: no change" if shown["exists"] else None,
+                              shown.content or NEW_NOTE.format(slug=slug), shown.revision,
+                              write, unchanged=f"{slug}: no change" if shown.exists else None,
                               note=note)
 
 
 async def edit_note_external(runner: Runner, slug: str) -> None:
     """A note in $VISUAL / $EDITOR on a copy, the client suspended meanwhile."""
-    shown = await runner.call("memory_read", slug=slug)
-    if not shown:
+    shown = await call_as(runner, MemoryText, "memory_read", slug=slug)
+    if shown is None:
         return
-    start = shown["content"] or NEW_NOTE.format(slug=shown["slug"])
-    text = await edit_externally(runner, f"{shown['slug']}.md", start)
+    start = shown.content or NEW_NOTE.format(slug=shown.slug)
+    text = await edit_externally(runner, f"{shown.slug}.md", start)
     if text is None:
         return
     if text == start:
-        runner.report(f"{shown['slug']}: no change")
+        runner.report(f"{shown.slug}: no change")
         return
-    await _save_note(runner, shown["slug"], text, shown["revision"])
+    await _save_note(runner, shown.slug, text, shown.revision)
