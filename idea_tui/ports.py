@@ -117,12 +117,3 @@ async def call_list(runner: Runner, answer: type[T], method: str, /,
         runner.report(str(exc), "error")
         return None
 
-
-def open_or_new(probe: dict[str, Any]) -> str:
-    """The command for a folder as `project_probe` described it (its wire map): a folder
-    that is a project (registered, or with `.ideai/project.json`) is opened, any other is
-    created (`ProjectProbe.command`, which decides)."""
-    from adapters.ipc.answers_workspace import ProjectProbe
-    from idea_tui.control import decoded
-
-    return decoded(ProjectProbe, "project_probe", probe).command()

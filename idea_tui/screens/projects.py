@@ -12,19 +12,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from idea_tui.ports import open_or_new
+from adapters.ipc.answers_workspace import ProjectDescription, ProjectProbe
+from idea_tui.control import decoded_list
+from idea_tui.ports import call_as, call_list
 
 if TYPE_CHECKING:
     from idea_tui.ports import Runner
 
 
-def project_label(project: dict[str, Any]) -> str:
-    state = f"open · window {project['window']}" if project.get("open") else "closed"
-    return f"{project['name']:<20} {project['root']}  ({state})"
+def project_label(project: ProjectDescription) -> str:
+    state = f"open · window {project.window}" if project.open else "closed"
+    return f"{project.name:<20} {project.root}  ({state})"
 
 
 class ProjectsScreen(ModalScreen[None]):
-    """Enter on a project opens it; Enter in the path box creates or opens that folder."""
+    """Enter on a project opens it; Enter in the path box creates or opens that folder.
+    `projects` is project_list's answer, passed in for snapshot tests."""
 
     DEFAULT_CSS = """
     ProjectsScreen { align: center middle; }
@@ -40,7 +43,8 @@ class ProjectsScreen(ModalScreen[None]):
                  cwd: str | None = None) -> None:
         super().__init__()
         self.runner = runner
-        self.projects = projects
+        self.projects = (decoded_list(ProjectDescription, "project_list", projects)
+                         if projects is not None else None)
         self.cwd = cwd or os.getcwd()
 
     def compose(self) -> ComposeResult:
@@ -53,7 +57,7 @@ class ProjectsScreen(ModalScreen[None]):
 
     async def on_mount(self) -> None:
         if self.projects is None and self.runner is not None:
-            self.projects = await self.runner.call("project_list") or []
+            self.projects = await call_list(self.runner, ProjectDescription, "project_list") or []
         self._fill()
         self.query_one(OptionList).focus()
 
@@ -61,7 +65,7 @@ class ProjectsScreen(ModalScreen[None]):
         options = self.query_one(OptionList)
         options.clear_options()
         for project in self.projects or []:
-            options.add_option(Option(project_label(project), id=project["root"]))
+            options.add_option(Option(project_label(project), id=project.root))
         if not self.projects:
             options.add_option(Option("No project yet: type a folder below and press Enter",
                                       disabled=True))
@@ -79,10 +83,10 @@ class ProjectsScreen(ModalScreen[None]):
         path = os.path.abspath(os.path.expanduser(event.value.strip()))
         if self.runner is None or not path:
             return
-        probe = await self.runner.call("project_probe", path=path)
+        probe = await call_as(self.runner, ProjectProbe, "project_probe", path=path)
         if probe is None:
             return
-        result = await self.runner.call(open_or_new(probe), path=path)
+        result = await self.runner.call(probe.command(), path=path)
         if result is not None:
             self.dismiss(None)
 
@@ -98,5 +102,6 @@ class ProjectsScreen(ModalScreen[None]):
             root = options.get_option_at_index(options.highlighted).id
             if root:
                 await self.runner.call("project_close", project=root)
-                self.projects = await self.runner.call("project_list") or []
+                self.projects = await call_list(self.runner, ProjectDescription,
+                                                "project_list") or []
                 self._fill()

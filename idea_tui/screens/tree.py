@@ -10,11 +10,17 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, Tree
 
+from adapters.ipc.answers_workspace import Overview
+from idea_tui.control import decoded
+from idea_tui.ports import call_as
+
 if TYPE_CHECKING:
     from idea_tui.ports import Runner
 
 
 class TreeScreen(ModalScreen[None]):
+    """`overview` is the `ls` answer, passed in for snapshot tests."""
+
     DEFAULT_CSS = """
     TreeScreen { align: center middle; }
     TreeScreen > Vertical {
@@ -27,7 +33,7 @@ class TreeScreen(ModalScreen[None]):
                  ) -> None:
         super().__init__()
         self.runner = runner
-        self.overview = overview
+        self.overview = decoded(Overview, "ls", overview) if overview is not None else None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -36,23 +42,23 @@ class TreeScreen(ModalScreen[None]):
 
     async def on_mount(self) -> None:
         if self.overview is None and self.runner is not None:
-            self.overview = await self.runner.call("ls") or {"windows": []}
+            self.overview = await call_as(self.runner, Overview, "ls")
         tree = self.query_one(Tree)
         tree.show_root = False
-        for window in (self.overview or {}).get("windows", []):
-            clients = f" ({window['clients']} attached)" if window.get("clients") else ""
-            wnode = tree.root.add(f"window {window['name']}{clients}",
-                                  {"window": window["name"]}, expand=True)
-            for project in window["projects"]:
-                mark = "*" if project["active"] else " "
-                pnode = wnode.add(f"{mark} {project['name']}  {project['root']}",
-                                  {"window": window["name"], "project": project["root"]},
-                                  expand=project["active"])
-                for page in project["pages"]:
-                    pmark = "*" if page["active"] else " "
-                    pnode.add_leaf(f"{pmark} {page['name']} ({len(page['cells'])} cells)",
-                                   {"window": window["name"], "project": project["root"],
-                                    "page": page["name"]})
+        for window in self.overview.windows if self.overview is not None else []:
+            clients = f" ({window.clients} attached)" if window.clients else ""
+            wnode = tree.root.add(f"window {window.name}{clients}",
+                                  {"window": window.name}, expand=True)
+            for project in window.projects:
+                mark = "*" if project.active else " "
+                pnode = wnode.add(f"{mark} {project.name}  {project.root}",
+                                  {"window": window.name, "project": project.root},
+                                  expand=project.active)
+                for page in project.pages:
+                    pmark = "*" if page.active else " "
+                    pnode.add_leaf(f"{pmark} {page.name} ({len(page.cells)} cells)",
+                                   {"window": window.name, "project": project.root,
+                                    "page": page.name})
         tree.focus()
 
     async def on_tree_node_selected(self, event: Tree.NodeSelected[dict[str, Any]]) -> None:

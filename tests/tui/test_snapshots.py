@@ -84,9 +84,10 @@ def test_palette_filtered(snap_compare: SnapCompare) -> None:
 
 
 PROJECTS = [
-    {"name": "web", "root": "/home/user/code/web", "open": True, "window": "main"},
-    {"name": "api", "root": "/home/user/code/api", "open": True, "window": "backend"},
-    {"name": "notes", "root": "/home/user/notes", "open": False, "window": None},
+    {"id": "p1", "name": "web", "root": "/home/user/code/web", "open": True, "window": "main"},
+    {"id": "p2", "name": "api", "root": "/home/user/code/api", "open": True,
+     "window": "backend"},
+    {"id": "p3", "name": "notes", "root": "/home/user/notes", "open": False, "window": None},
 ]
 
 
@@ -108,24 +109,27 @@ def test_projects_panel_empty(snap_compare: SnapCompare) -> None:
     assert snap_compare(workspace_app(), terminal_size=SIZE, run_before=run_before)
 
 
-def _cells(count: int) -> list[dict[str, Any]]:
-    return [{"index": i} for i in range(count)]
+def _page(project: str, root: str, name: str, active: bool, count: int) -> dict[str, Any]:
+    """A page of the `ls` answer with `count` cells."""
+    cells = [{"id": f"{project}-{name}-{i}", "target": f"{project}:{name}.{i}",
+              "project": project, "root": root, "page": name, "index": i,
+              "focused": i == 0, "running": True} for i in range(count)]
+    return {"name": name, "kind": "terminal", "active": active, "cells": cells}
 
 
-OVERVIEW = {"windows": [
-    {"name": "main", "clients": 2, "projects": [
-        {"name": "web", "root": "/home/user/code/web", "active": True, "pages": [
-            {"name": "Default", "active": True, "cells": _cells(4)},
-            {"name": "Build", "active": False, "cells": _cells(1)},
-        ]},
-        {"name": "api", "root": "/home/user/code/api", "active": False, "pages": [
-            {"name": "Default", "active": True, "cells": _cells(2)},
-        ]},
+def _project(name: str, root: str, active: bool, *pages: tuple[str, bool, int]
+             ) -> dict[str, Any]:
+    return {"name": name, "root": root, "active": active, "problems": [], "worktrees": [],
+            "pages": [_page(name, root, *page) for page in pages]}
+
+
+OVERVIEW = {"problems": [], "sessions": 10, "windows": [
+    {"name": "main", "id": "w1", "clients": 2, "projects": [
+        _project("web", "/home/user/code/web", True, ("Default", True, 4), ("Build", False, 1)),
+        _project("api", "/home/user/code/api", False, ("Default", True, 2)),
     ]},
-    {"name": "backend", "clients": 0, "projects": [
-        {"name": "db", "root": "/srv/db", "active": True, "pages": [
-            {"name": "Default", "active": True, "cells": _cells(3)},
-        ]},
+    {"name": "backend", "id": "w2", "clients": 0, "projects": [
+        _project("db", "/srv/db", True, ("Default", True, 3)),
     ]},
 ]}
 
