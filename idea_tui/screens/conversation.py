@@ -19,7 +19,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from adapters.ipc.answers_knowledge import ConversationSummary
 from core.safe_text import clean
+from idea_tui.ports import call_list
 from idea_tui.screens.prompt import PromptScreen
 from idea_tui.widgets.message_line import MessageLine
 
@@ -218,19 +220,20 @@ async def open_for_agent(runner: Runner, agent: dict[str, Any]) -> None:
     opened at once), then the viewer."""
     from idea_tui.screens.choice import ChoiceScreen
 
-    listing = await runner.call("conversation_list", agent=agent["id"])
+    listing = await call_list(runner, ConversationSummary, "conversation_list",
+                              agent=agent["id"])
     if listing is None:
         return
     options: list[tuple[str, str]] = []
     peers: dict[str, tuple[str, str]] = {}
     for entry in listing:
-        ids, names = entry.get("partyIds"), entry.get("parties")
+        ids, names = entry.party_ids, entry.parties
         if not ids or not names:
             continue
         other = 1 if ids[0] == agent["id"] else 0
-        peers[entry["conversation"]] = (str(ids[other]), str(names[other]))
-        archived = f" · {entry['segments']} archived" if entry.get("segments") else ""
-        options.append((entry["conversation"], f"with {clean(str(names[other]))}{archived}"))
+        peers[entry.conversation] = (ids[other], names[other])
+        archived = f" · {entry.segments} archived" if entry.segments else ""
+        options.append((entry.conversation, f"with {clean(names[other])}{archived}"))
     if not options:
         runner.report(f"{agent['name']} has no conversation yet")
         return

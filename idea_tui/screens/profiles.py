@@ -25,6 +25,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Static
 
+from adapters.ipc.answers_agents import ProfileList
+from idea_tui.ports import call_as
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.custom_profile import CustomProfileScreen
 from idea_tui.widgets.message_line import MessageLine
@@ -116,8 +118,8 @@ class ProfilesScreen(ModalScreen[str | None]):
 
     async def _load(self) -> None:
         assert self.runner is not None
-        info = await self.runner.call("profile_list")
-        self.profiles = list((info or {}).get("profiles", []))
+        info = await call_as(self.runner, ProfileList, "profile_list")
+        self.profiles = info.profiles if info is not None else []
         await self._refill()
         self._focus_first()
         if self.detection is None:
@@ -313,8 +315,8 @@ class ProfilesScreen(ModalScreen[str | None]):
         profile = await runner.ask(CustomProfileScreen(taken, submit=add))
         if profile is None:
             return
-        info = await runner.call("profile_list")
-        self.profiles = list((info or {}).get("profiles", []))
+        info = await call_as(runner, ProfileList, "profile_list")
+        self.profiles = info.profiles if info is not None else []
         await self._refill()
         runner.report(f"profile {profile['name']} added")
         self.action_detect()

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.widgets import Static
 
+from adapters.ipc.answers_orchestration import Refreshed
+from idea_tui.ports import call_as
 from idea_tui.screens import flows
 from idea_tui.screens.list_panel import ListPanel
 
@@ -169,10 +171,10 @@ class WorkScreen(ListPanel):
             if await flows.go_to(runner, agent, refresh=True) and self.is_active:
                 self.dismiss(None)
             return
-        result = await runner.call("agent_refresh", agent=row["id"])
+        result = await call_as(runner, Refreshed, "agent_refresh", agent=row["id"])
         if result is not None:
-            if result.get("ticket"):
-                runner.report(f"{row['agent']}: refreshed {', '.join(result['sections'])}")
+            if result.ticket:
+                runner.report(f"{row['agent']}: refreshed {', '.join(result.sections)}")
             else:
                 runner.report(f"{row['agent']}: its context is up to date")
             await self.refresh_listing(report=False)

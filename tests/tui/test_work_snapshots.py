@@ -109,7 +109,8 @@ def test_work_panel_opens_the_pairs_conversation() -> None:
 def test_work_panel_keys_go_to_the_cell_and_refresh() -> None:
     gateway = FakeGateway()
     gateway.results["work_state"] = STATE
-    gateway.results["agent_list"] = [{"id": "a2", "name": "Reviewer", "cell": "cell-1"}]
+    gateway.results["agent_list"] = [{"id": "a2", "name": "Reviewer", "state": "running",
+                                      "cell": "cell-1"}]
     gateway.results["agent_refresh"] = {"agent": "Reviewer", "ticket": "T1", "sections":
                                         ["state"]}
 
