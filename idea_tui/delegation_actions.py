@@ -24,16 +24,24 @@ class DelegationActions:
         self.runner.app.push_screen(DelegationsScreen(self.runner))
 
     async def enqueue_line(self, text: str) -> None:
+        from adapters.ipc.answers_orchestration import TicketInfo
+        from idea_tui.ports import call_as
+
         runner = self.runner
-        result = await runner.call("agent_send", target=runner.focused_target(), text=text)
+        result = await call_as(runner, TicketInfo, "agent_send", target=runner.focused_target(),
+                               text=text)
         if result is not None:
-            runner.report(f"{result['target']}: queued as {result['ticket']} "
+            runner.report(f"{result.target}: queued as {result.ticket} "
                           "(typed in when its current task is done)")
 
     async def interrupt_agent(self) -> None:
+        from adapters.ipc.answers_orchestration import Interrupted
+        from idea_tui.ports import call_as
+
         runner = self.runner
-        result = await runner.call("agent_interrupt", target=runner.focused_target())
+        result = await call_as(runner, Interrupted, "agent_interrupt",
+                               target=runner.focused_target())
         if result is not None:
-            ticket = result.get("interrupted")
-            runner.report(f"{result['agent']}: interrupted"
+            ticket = result.interrupted
+            runner.report(f"{result.agent}: interrupted"
                           + (f"; ticket {ticket} failed, its queue moves on" if ticket else ""))

@@ -117,15 +117,18 @@ class ViewActions:
         mirror = view.mirrors.get(cell_id)
         if mirror is None or mirror.copy is not None:
             return
-        info = await self.call("history", target=f"%{cell_id}", start=0, count=0)
-        size = int(info["size"]) if info else 0
+        from adapters.ipc.commands import HistoryAnswer
+        from idea_tui.ports import call_as
+
+        info = await call_as(self.runner, HistoryAnswer, "history", target=f"%{cell_id}",
+                             start=0, count=0)
+        size = info.size if info is not None else 0
         start = max(0, size - COPY_MODE_LINES)
         rows: list[Any] = []
         if size:
-            chunk = await self.call(
-                "history", target=f"%{cell_id}", start=start, count=size - start
-            )
-            rows = (chunk or {}).get("rows", [])
+            chunk = await call_as(self.runner, HistoryAnswer, "history", target=f"%{cell_id}",
+                                  start=start, count=size - start)
+            rows = chunk.rows if chunk is not None else []
         history = [_row(row) for row in rows]
         cursor = (mirror.cursor[0], mirror.cursor[1])
         mirror.copy = CopyMode.start(history, list(mirror.lines), mirror.cols, mirror.rows, cursor)

@@ -85,8 +85,9 @@ def test_the_delegations_view_lists_agents_tickets_and_who_needs_the_user() -> N
 
 
 def test_the_enqueue_key_asks_for_a_line_and_queues_it_for_the_focused_agent() -> None:
-    gateway = FakeGateway(results={"agent_send": {"ticket": "T9", "target": "Dev",
-                                                  "requester": "user", "state": "queued"}})
+    gateway = FakeGateway(results={"agent_send": {
+        "ticket": "T9", "target": "Dev", "requester": "user", "state": "queued",
+        "times": {"created": 100.0, "delivered": None, "submitted": None, "finished": None}}})
     status: dict[str, str] = {}
 
     async def scenario(pilot: Pilot[str]) -> None:
