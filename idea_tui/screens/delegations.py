@@ -5,8 +5,9 @@ timed-out turn, a failed delivery). Read-only; the same snapshot as `idea monito
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+import msgspec
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -14,7 +15,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from adapters.ipc.answers_orchestration import TeamSnapshot
 from core.orchestration.monitor import AgentRow, Snapshot, TicketRow, duration
+from idea_tui.ports import call_as
 
 if TYPE_CHECKING:
     from idea_tui.ports import Runner
@@ -96,9 +99,9 @@ class DelegationsScreen(ModalScreen[None]):
     async def refresh_snapshot(self) -> None:
         if self.runner is None:
             return
-        data: dict[str, Any] | None = await self.runner.call("team_monitor")
-        if data is not None:
-            self.show(Snapshot.from_json(data))
+        team = await call_as(self.runner, TeamSnapshot, "team_monitor")
+        if team is not None:
+            self.show(snapshot_of(team))
 
     def show(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
@@ -133,3 +136,10 @@ class DelegationsScreen(ModalScreen[None]):
         elif event.key == "r":
             event.stop()
             await self.refresh_snapshot()
+
+
+def snapshot_of(team: TeamSnapshot) -> Snapshot:
+    """`team_monitor`'s answer as the monitor's rows (the same fields, by their names)."""
+    return Snapshot(project=team.project,
+                    agents=[AgentRow(**msgspec.structs.asdict(a)) for a in team.agents],
+                    tickets=[TicketRow(**msgspec.structs.asdict(t)) for t in team.tickets])
