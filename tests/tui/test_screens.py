@@ -64,8 +64,8 @@ def test_palette_matching_is_every_word_anywhere() -> None:
 
 
 PROJECTS = [
-    {"name": "web", "root": "/home/user/web", "open": True, "window": "main"},
-    {"name": "api", "root": "/home/user/api", "open": False, "window": None},
+    {"id": "p1", "name": "web", "root": "/home/user/web", "open": True, "window": "main"},
+    {"id": "p2", "name": "api", "root": "/home/user/api", "open": False, "window": None},
 ]
 
 
@@ -157,11 +157,18 @@ def test_projects_panel_closes_a_project_with_x() -> None:
     assert gateway.methods().count("project_list") == 2
 
 
-OVERVIEW = {"windows": [
-    {"name": "main", "clients": 1, "projects": [
-        {"name": "web", "root": "/home/user/web", "active": True, "pages": [
-            {"name": "Default", "active": True, "cells": [{}]},
-            {"name": "Build", "active": False, "cells": [{}, {}]},
+def _cells(page: str, count: int) -> list[dict[str, Any]]:
+    return [{"id": f"{page}-{i}", "target": f"web:{page}.{i}", "project": "web",
+             "root": "/home/user/web", "page": page, "index": i, "focused": i == 0,
+             "running": True} for i in range(count)]
+
+
+OVERVIEW = {"problems": [], "sessions": 3, "windows": [
+    {"name": "main", "id": "w1", "clients": 1, "projects": [
+        {"name": "web", "root": "/home/user/web", "active": True, "problems": [],
+         "worktrees": [], "pages": [
+            {"name": "Default", "kind": "terminal", "active": True, "cells": _cells("Default", 1)},
+            {"name": "Build", "kind": "terminal", "active": False, "cells": _cells("Build", 2)},
         ]},
     ]},
 ]}
