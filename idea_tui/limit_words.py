@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def countdown(seconds: float) -> str:
-    """`1h 05m`, `4m 09s` or `9s`, clamped at 0 (SLM-8)."""
-    left = max(0, int(seconds))
-    hours, rest = divmod(left, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h {minutes:02d}m"
-    if minutes:
-        return f"{minutes}m {secs:02d}s"
-    return f"{secs}s"
+from core.session_limits.book import countdown_words as countdown
 
 
 def limit_words(agent: dict[str, Any], elapsed: float = 0.0) -> str | None:

@@ -320,9 +320,14 @@ def state_text(limit: Limit, zone: tzinfo | None) -> str:
 
 
 def countdown(until: datetime, now: datetime) -> str:
-    """`1h 05m`, `4m 09s` or `9s`, clamped at 0 (SLM-8)."""
-    seconds = max(0, int((until - now).total_seconds()))
-    hours, rest = divmod(seconds, 3600)
+    """`1h 05m`, `4m 09s` or `9s` from `now` to `until`, clamped at 0 (SLM-8)."""
+    return countdown_words((until - now).total_seconds())
+
+
+def countdown_words(seconds: float) -> str:
+    """`seconds` as the countdown reads: `1h 05m`, `4m 09s` or `9s`, clamped at 0."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
         return f"{hours}h {minutes:02d}m"
