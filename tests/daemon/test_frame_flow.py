@@ -28,19 +28,25 @@ def text(frame: CellFrame) -> str:
     return "\n".join("".join(run[0] for run in runs) for _y, runs in frame.lines)
 
 
+def two_cells_at_their_prompt(client: RawClient, project: Path) -> tuple[str, str]:
+    """A project of two cells side by side, the first focused, both at their prompt and
+    every frame of their start received."""
+    project.mkdir()
+    client.call("project_new", path=str(project))
+    client.call("split", direction="right")
+    first, second = (cell["id"] for cell in client.call("list_cells"))
+    client.call("select", target=f"%{first}")
+    for cell in (first, second):
+        client.call("capture", target=f"%{cell}", wait=PROMPT_RE, timeout=30)
+    while client.receive(0.3) is not None:
+        pass  # every frame of the start drawn
+    return first, second
+
+
 def test_a_client_behind_gets_the_focused_echo_and_no_backlog_of_a_flooding_cell(
         daemon: InProcessDaemon, tmp_path: Path) -> None:
-    project = tmp_path / "web"
-    project.mkdir()
     with RawClient(str(daemon.locations.socket), width=120, height=30) as client:
-        client.call("project_new", path=str(project))
-        client.call("split", direction="right")
-        typing, flooding = (cell["id"] for cell in client.call("list_cells"))
-        client.call("select", target=f"%{typing}")
-        for cell in (typing, flooding):
-            client.call("capture", target=f"%{cell}", wait=PROMPT_RE, timeout=30)
-        while client.receive(0.3) is not None:
-            pass  # every frame of the start drawn
+        typing, flooding = two_cells_at_their_prompt(client, tmp_path / "web")
         shown = len(frames_of(client.messages, typing) + frames_of(client.messages, flooding))
         client.send(FramesShown(count=shown))
         before = len(client.messages)
@@ -93,17 +99,8 @@ def test_the_echo_of_a_cell_typed_into_is_sent_even_when_it_is_not_the_focused_o
     comes at once, even to a client that is behind with its drawing — where other cells'
     frames rightly wait until it says it drew them (the old rule held every cell but the
     focused one, so the typed one never came to a client that stopped reporting)."""
-    project = tmp_path / "web"
-    project.mkdir()
     with RawClient(str(daemon.locations.socket), width=120, height=30) as client:
-        client.call("project_new", path=str(project))
-        client.call("split", direction="right")
-        focused, typed = (cell["id"] for cell in client.call("list_cells"))
-        client.call("select", target=f"%{focused}")
-        for cell in (focused, typed):
-            client.call("capture", target=f"%{cell}", wait=PROMPT_RE, timeout=30)
-        while client.receive(0.3) is not None:
-            pass
+        focused, typed = two_cells_at_their_prompt(client, tmp_path / "web")
         # Says it drew nothing of what it got: from now on it is behind.
         client.send(FramesShown(count=0))
         client.send(RawInput(cell=focused, data=b"echo in-focus-$((6*7))\r"))
