@@ -12,7 +12,10 @@ of them. Two halves find such turns:
   log line says *what* ran, not just that something did.
 
 The cost is one timer callback per `INTERVAL` on the loop and a thread waking as often
-(it holds the GIL only to compare two floats). `IDEA_DEBUG=1` additionally turns on
+(it holds the GIL only to compare two floats) — while the loop has work. An idle daemon
+runs all day beside the user's agents, so the heartbeat parks when nothing but itself ran
+since its last beat, and the loop's next wake-up from `select` (a read, a timer, a client)
+starts it again: an idle daemon wakes for nothing. `IDEA_DEBUG=1` additionally turns on
 asyncio's debug mode with the same threshold (`slow_callback_duration`), which names the
 slow callback itself.
 """
@@ -20,6 +23,7 @@ slow callback itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import threading
@@ -27,6 +31,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from types import FrameType
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -87,22 +92,60 @@ class LoopWatchdog:
         self._thread: threading.Thread | None = None
         self._loop_thread = threading.get_ident()
         self._sampled: str | None = None
+        self._wakes = 0
+        """How many times the loop came back from `select` (a turn began)."""
+        self._wakes_seen = 0
+        self._parked = False
+        self._unparked = threading.Event()
+        """Set while the heartbeat runs: the sampling thread waits on it while parked."""
+        self._selector: Any = None
 
     def start(self) -> None:
         """Start watching (called on the loop's thread)."""
         self._loop_thread = threading.get_ident()
-        self._due = time.monotonic() + self.interval
-        self._handle = self._loop.call_later(self.interval, self._beat)
+        self._watch_wakes()
+        self._schedule()
+        self._unparked.set()
         self._thread = threading.Thread(target=self._sample, name="idea-loop-watchdog",
                                         daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stopped.set()
+        self._unparked.set()
         if self._handle is not None:
             self._handle.cancel()
+        if self._selector is not None:
+            with contextlib.suppress(AttributeError):
+                del self._selector.select  # the class's own method again
         if self._thread is not None:
             self._thread.join(1.0)
+
+    def _watch_wakes(self) -> None:
+        """Count the loop's returns from `select`, and unpark the heartbeat on each one.
+
+        The selector is the loop's own (`_selector`, a selectors.py object, in every
+        selector event loop); a loop without one keeps the heartbeat always on."""
+        selector: Any = getattr(self._loop, "_selector", None)
+        select = getattr(selector, "select", None)
+        if select is None:
+            return
+
+        def counted(timeout: float | None = None) -> Any:
+            events = select(timeout)
+            self._wakes += 1
+            if self._parked:
+                self._parked, self._sampled = False, None
+                self._schedule()
+                self._unparked.set()
+            return events
+
+        selector.select = counted
+        self._selector = selector
+
+    def _schedule(self) -> None:
+        self._due = time.monotonic() + self.interval
+        self._handle = self._loop.call_later(self.interval, self._beat)
 
     def _beat(self) -> None:
         now = time.monotonic()
@@ -127,14 +170,23 @@ class LoopWatchdog:
         elif late > stats.worst:
             stats.worst = late
         self._sampled = None
-        self._due = now + self.interval
-        self._handle = self._loop.call_later(self.interval, self._beat)
+        if self._selector is not None and self._wakes - self._wakes_seen <= 1:
+            # Only this beat's own wake-up since the last one: the loop is idle. Park until
+            # `select` returns for something else.
+            self._parked, self._handle = True, None
+            self._unparked.clear()
+        else:
+            self._schedule()
+        self._wakes_seen = self._wakes
 
     def _sample(self) -> None:
         """Off the loop: catch the loop thread's stack while a turn overruns."""
         while not self._stopped.wait(self.interval):
+            if self._parked:
+                self._unparked.wait()
+                continue
             overdue = time.monotonic() - self._due
-            if overdue > self.threshold and self._sampled is None:
+            if overdue > self.threshold and self._sampled is None and not self._parked:
                 frame = sys._current_frames().get(self._loop_thread)
                 if frame is not None:
                     self._sampled = describe_stack(frame)
