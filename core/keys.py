@@ -57,6 +57,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from core import kitty_keys
 from core.terminal import TerminalModes
 
 SHIFT = 1
@@ -339,6 +340,14 @@ def encode_key(name: str, modes: TerminalModes, character: str | None = None) ->
     modifiers, base = parsed
     if modifiers < 0:
         return None
+    if modes.kitty_keys:
+        # The program asked for the kitty keyboard protocol (`CSI > flags u`).
+        if len(base) == 1:
+            kitty = kitty_keys.encode_text_key(modes.kitty_keys, modifiers, base, character)
+        else:
+            kitty = kitty_keys.encode_named_key(modes.kitty_keys, modifiers, base)
+        if kitty is not None:
+            return kitty
     if len(base) == 1:
         return _encode_character(modifiers, base, character)
     return _encode_special(modifiers, base, modes)

@@ -94,6 +94,10 @@ class TerminalModes:
     mouse_sgr: bool = False
     focus_events: bool = False
     alt_screen: bool = False
+    kitty_keys: int = 0
+    """The kitty keyboard protocol flags the program pushed (`CSI > flags u`, see
+    `core/kitty_keys.py`); 0: legacy key encoding. Only backends that track the protocol
+    (libghostty-vt) set it, and only they answer a program's `CSI ? u` question."""
 
 
 class TerminalEventKind(IntEnum):

@@ -13,7 +13,8 @@ from core.terminal import TerminalModes
 
 # In an agent CLI, Shift+Enter starts a new line of the prompt instead of sending it. Legacy
 # terminals send CR for it, like Enter; agent CLIs read ESC CR (Meta+Enter) as "new line",
-# which is what their own terminal-setup commands configure terminals to send.
+# which is what their own terminal-setup commands configure terminals to send. A CLI that
+# turned on the kitty keyboard protocol gets the key itself (`CSI 13;2u`) instead.
 AGENT_NEWLINE_KEYS = {"shift+enter": b"\x1b\r"}
 
 
@@ -27,7 +28,7 @@ def encode(
     if isinstance(message, RawInput):
         return message.data
     if isinstance(message, KeyInput):
-        if agent and message.key in AGENT_NEWLINE_KEYS:
+        if agent and not modes.kitty_keys and message.key in AGENT_NEWLINE_KEYS:
             return AGENT_NEWLINE_KEYS[message.key]
         return encode_key(message.key, modes, message.character) or b""
     if isinstance(message, PasteInput):

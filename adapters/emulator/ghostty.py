@@ -129,6 +129,7 @@ class GhosttyEmulator:
         self._dirty_out = ffi.new("int*")
         self._bool = ffi.new("bool*")
         self._u16 = ffi.new("uint16_t*")
+        self._u8 = ffi.new("uint8_t*")
         self._u32 = ffi.new("uint32_t*")
         self._size = ffi.new("size_t*")
         self._string = ffi.new("GhosttyString*")
@@ -388,7 +389,16 @@ class GhosttyEmulator:
             mouse_sgr=mode(1006),
             focus_events=mode(1004),
             alt_screen=self._get_int("ACTIVE_SCREEN") == self._alternate,
+            kitty_keys=self._kitty_keys(),
         )
+
+    def _kitty_keys(self) -> int:
+        """The kitty keyboard flags of the active screen (Ghostty keeps a stack per screen,
+        and answers the program's `CSI ? u` itself)."""
+        if self._lib.ghostty_terminal_get(
+                self._t, self._lib.GHOSTTY_TERMINAL_DATA_KITTY_KEYBOARD_FLAGS, self._u8):
+            return 0
+        return int(self._u8[0])
 
     def _mouse_mode(self) -> MouseMode:
         """The mouse mode the program set last (Ghostty keeps a flag per DECSET mode but

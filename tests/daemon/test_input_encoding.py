@@ -31,3 +31,9 @@ def test_paste_raw_and_mouse() -> None:
     sgr = TerminalModes(mouse=MouseMode.NORMAL, mouse_sgr=True)
     assert encode(click, sgr) == b"\x1b[<0;2;3M"
     assert encode(MouseInput(cell="c", kind="nonsense", button=0, x=0, y=0), sgr) == b""
+
+
+def test_an_agent_cli_that_turned_on_the_kitty_protocol_gets_shift_enter_itself() -> None:
+    kitty = TerminalModes(kitty_keys=1)
+    assert encode(KeyInput(cell="c", key="shift+enter"), kitty, agent=True) == b"\x1b[13;2u"
+    assert encode(KeyInput(cell="c", key="escape"), kitty, agent=True) == b"\x1b[27u"

@@ -123,3 +123,30 @@ def test_a_failing_callback_is_counted_and_the_screen_goes_on(
     emulator.feed(b"\x1b]2;title\x07ok")
     assert emulator.internal_errors == 1
     assert lines(emulator)[0] == "ok"
+
+
+@pytest.mark.ghostty_only
+def test_ghostty_tracks_the_kitty_keyboard_flags_per_screen_and_answers_the_question() -> None:
+    emulator = GhosttyEmulator(20, 4)
+    assert emulator.modes.kitty_keys == 0
+    emulator.feed(b"\x1b[>1u\x1b[?u")  # push "disambiguate", then ask
+    assert emulator.take_replies() == b"\x1b[?1u"
+    assert emulator.modes.kitty_keys == 1
+    emulator.feed(b"\x1b[?1049h")  # the alternate screen has its own stack
+    assert emulator.modes.kitty_keys == 0
+    emulator.feed(b"\x1b[>31u")
+    assert emulator.modes.kitty_keys == 31
+    emulator.feed(b"\x1b[?1049l")
+    assert emulator.modes.kitty_keys == 1
+    emulator.feed(b"\x1b[<u")  # popped: legacy keys again
+    assert emulator.modes.kitty_keys == 0
+
+
+@pytest.mark.pyte_only
+def test_pyte_never_claims_the_kitty_keyboard_protocol() -> None:
+    # Unanswered, the question tells the program to keep legacy keys, which pyte's
+    # backend sends.
+    emulator = PyteEmulator(20, 4)
+    emulator.feed(b"\x1b[>1u\x1b[?u")
+    assert emulator.take_replies() == b""
+    assert emulator.modes.kitty_keys == 0
