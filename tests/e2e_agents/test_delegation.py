@@ -148,10 +148,13 @@ def test_a_human_draft_is_never_merged_with_a_task(idea: IdeaEnv) -> None:
     retry_until(lambda: idea.json("agent", "state", "Dev")["state"] == "idle" or None, WAIT)
     idea.send_keys(target, "half typed")
     sent = idea.json("agent", "send", "Dev", "queued line")
+    # The keys typed show as work for a moment (output, then quiet); then the line waits
+    # for the draft, and says so.
     waiting = retry_until(
-        lambda: (state := idea.json("agent", "state", "Dev"))["waitingFor"] and state, WAIT
-    )
-    assert "typing" in waiting["waitingFor"]
+        lambda: "typing" in ((state := idea.json("agent", "state", "Dev"))["waitingFor"]
+                             or "") and state, WAIT,
+        describe=lambda: str(idea.json("agent", "state", "Dev")))
+    assert waiting["state"] == "idle"
     assert ticket(agents, sent["ticket"])["state"] == "queued"
     idea.send_keys(target, " draft", "Enter")
     assert messages(agents, "Dev", 2) == ["half typed draft", "queued line"]
