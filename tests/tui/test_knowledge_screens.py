@@ -3,6 +3,10 @@ are canned (tests/helpers/fake_gateway.py) and the calls they make are checked."
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TextArea
 
@@ -170,3 +174,27 @@ def test_context_panel_edits_context_md_with_its_revision() -> None:
     drive(make_app(gateway), scenario)
     [written] = gateway.params("context_write")
     assert written == {"content": CURRENT + "- New rule.\n", "revision": "c1"}
+
+
+def test_memory_panel_shift_e_edits_a_note_in_the_users_editor(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """E hands the note to $EDITOR (the client suspended meanwhile) and writes what the
+    editor saved, with the revision it read."""
+    editor = tmp_path / "editor.sh"
+    editor.write_text('#!/bin/sh\nprintf "Edited outside.\\n" >> "$1"\n')
+    editor.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(editor))
+    gateway = memory_gateway()
+    app = make_app(gateway)
+    # The test's headless driver cannot hand the terminal over: the editor runs as is.
+    monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        await open_memory(pilot)
+        await pilot.press("E")
+        await called(pilot, gateway, "memory_write")
+
+    drive(app, scenario)
+    [written] = gateway.params("memory_write")
+    assert written["slug"] == "deploy-rules" and written["revision"] == "r1"
+    assert written["content"] == NOTE_TEXT + "Edited outside.\n"
