@@ -12,18 +12,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from adapters.ipc.messages import Notice
 from core.session_limits.prompts import FALLBACK_PROMPT, RESUME_PROMPT
 from idea_tui.control import ControlClient
 from tests.e2e_agents.delegation import FAST_BOUNDS
 from tests.e2e_agents.helpers import FAKE_AGENT, PROMPT_READY, SESSIONS, WAIT, Agents
 from tests.e2e_agents.test_resume import restart_daemon
 from tests.helpers.idea import IDEA_BIN, IdeaEnv
+from tests.helpers.raw_client import RawClient
 from tests.helpers.retry import retry_until
 
 pytestmark = pytest.mark.e2e
@@ -156,11 +159,37 @@ def queued_count(agents: Agents, name: str, count: int) -> None:
                 describe=lambda: agents.idea.run("agent", "tickets").stdout)
 
 
+class Notices:
+    """An attached client (as `idea attach` is) that keeps every notice it is sent, read
+    in a thread so the daemon's frames never back up."""
+
+    def __init__(self, idea: IdeaEnv) -> None:
+        self.client = RawClient(str(idea.locations.socket), width=120, height=40)
+        self.texts: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while not self._stop.is_set():
+            message = self.client.receive(0.2)
+            self.client.messages.clear()
+            if isinstance(message, Notice):
+                self.texts.append(message.text)
+
+    def close(self) -> list[str]:
+        self._stop.set()
+        self._thread.join(10)
+        self.client.close()
+        return self.texts
+
+
 def test_limit_badge_held_queue_and_resume_at_the_reset(clocked: IdeaEnv) -> None:
     agents = setup(clocked)
     alice = agents.new("alice", "fake-a")
     target = agents.launch("alice")["target"]
     first = agents.report(alice["id"], lambda r: r["mcp"]["connected"])
+    notices = Notices(clocked)
     hit_limit(agents, target, "10:30am (UTC)")
 
     info = limit(agents, "alice", "rate_limited (until 10:30)")
@@ -193,6 +222,13 @@ def test_limit_badge_held_queue_and_resume_at_the_reset(clocked: IdeaEnv) -> Non
     assert report["session"]["resumed"] is True
     assert report["messages"][0] == RESUME_PROMPT
     assert report["messages"][1].endswith("reply done after the limit")
+    # The user was told once of each transition, though the limit's message stayed on the
+    # agent's screen through every redraw meanwhile (the queued task, the countdown).
+    retry_until(lambda: any("resumed after its usage limit" in t for t in notices.texts),
+                WAIT, describe=lambda: str(notices.texts))
+    told = notices.close()
+    assert len([t for t in told if "alice hit a usage limit" in t]) == 1, told
+    assert len([t for t in told if "alice resumed after its usage limit" in t]) == 1, told
 
 
 def test_unknown_time_set_time_cancel_and_resume_now(clocked: IdeaEnv) -> None:
