@@ -117,3 +117,34 @@ async def call_list(runner: Runner, answer: type[T], method: str, /,
         runner.report(str(exc), "error")
         return None
 
+
+
+async def attempt_as(runner: Runner, answer: type[T], method: str, /,
+                     **params: Any) -> tuple[Answer, T | None]:
+    """`runner.attempt` of a command whose answer is the Struct `answer`, decoded: the
+    `Answer` (for its error, code and `declined`) and the Struct, None when the command
+    failed. A result that does not fit is the failure it is: an `Answer` with the
+    "bad_answer" code and the message naming what does not fit, for the caller to word."""
+    from idea_tui.control import CommandFailed, decoded
+
+    got = await runner.attempt(method, **params)
+    if not got.ok:
+        return got, None
+    try:
+        return got, decoded(answer, method, got.result)
+    except CommandFailed as exc:
+        return Answer(error=str(exc), code=exc.code), None
+
+
+async def attempt_list(runner: Runner, answer: type[T], method: str, /,
+                       **params: Any) -> tuple[Answer, list[T] | None]:
+    """`attempt_as` for a command whose answer is a list of the Struct `answer`."""
+    from idea_tui.control import CommandFailed, decoded_list
+
+    got = await runner.attempt(method, **params)
+    if not got.ok:
+        return got, None
+    try:
+        return got, decoded_list(answer, method, got.result)
+    except CommandFailed as exc:
+        return Answer(error=str(exc), code=exc.code), None
