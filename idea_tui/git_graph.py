@@ -114,13 +114,16 @@ class GraphPage:
 
     async def reload(self, keep: bool = False) -> None:
         chosen = self.entries[self.selected]["oid"] if keep and self.entries else None
-        watched = await self.runner.attempt("git_watch")
-        if watched.ok:
-            self.root = watched.result["root"]
+        from adapters.ipc.answers_git import GitWatching
+        from idea_tui.ports import attempt_as
+
+        answer, watched = await attempt_as(self.runner, GitWatching, "git_watch")
+        if watched is not None:
+            self.root = watched.root
         self.entries, self.lanes, self.more = [], [], True
-        if not watched.ok:
+        if watched is None:
             self.more = False
-            self.problem = watched.error or "not a git repository"
+            self.problem = answer.error or "not a git repository"
         else:
             self.problem = ""
             await self.load_more()
@@ -133,19 +136,26 @@ class GraphPage:
     async def load_more(self) -> None:
         if self.loading or not self.more:
             return
+        import msgspec
+
+        from adapters.ipc.answers_git import GitLog
+        from idea_tui.ports import attempt_as
+
         self.loading = True
         try:
-            answer = await self.runner.attempt(
-                "git_log", rev="--all", skip=len(self.entries), limit=PAGE, lanes=self.lanes
+            answer, log = await attempt_as(
+                self.runner, GitLog, "git_log", rev="--all", skip=len(self.entries),
+                limit=PAGE, lanes=self.lanes
             )
         finally:
             self.loading = False
-        if not answer.ok:
+        if log is None:
             self.more, self.problem = False, answer.error or ""
             return
-        self.entries.extend(answer.result["entries"])
-        self.lanes = answer.result["lanes"]
-        self.more = bool(answer.result["more"])
+        # The entries stay maps: `commit_runs`, the commit's diff page and the tests read them.
+        self.entries.extend(msgspec.to_builtins(log.entries))
+        self.lanes = log.lanes
+        self.more = log.more
 
     def show_entries(self, entries: list[Entry], more: bool = False) -> None:
         """Entries given directly (tests and snapshots, no daemon)."""

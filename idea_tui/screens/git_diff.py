@@ -5,8 +5,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from rich.text import Text
 
+from adapters.ipc.answers_git import GitDiff
+from idea_tui.ports import attempt_as
 from idea_tui.screens.diff_screen import DiffScreen
 from idea_tui.widgets.diff_view import DiffView
 
@@ -45,5 +48,8 @@ class CommitDiffScreen(DiffScreen):
             view.show(self.files)
         elif self.runner is not None:
             view.show([], "reading the diff…")
-            answer = await self.runner.attempt("git_diff", target="commit", new=self.entry["oid"])
-            view.show(answer.result["files"] if answer.ok else [], answer.error or "")
+            answer, diff = await attempt_as(self.runner, GitDiff, "git_diff", target="commit",
+                                            new=self.entry["oid"])
+            # `DiffView` reads the files as maps: the daemon's own, from the Structs.
+            view.show(msgspec.to_builtins(diff.files) if diff is not None else [],
+                      answer.error or "")

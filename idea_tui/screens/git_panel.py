@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -19,6 +20,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
+from adapters.ipc.answers_git import Branch, GitCommitted, GitDiff, GitLog, GitStatus, GitWatching
+from idea_tui.ports import attempt_as, attempt_list
 from idea_tui.widgets.diff_view import DiffView
 from idea_tui.widgets.message_line import MessageLine
 
@@ -143,9 +146,9 @@ class GitScreen(ModalScreen[None]):
 
     async def _start(self) -> None:
         assert self.runner is not None
-        watched = await self.runner.attempt("git_watch", **self._where())
-        if watched.ok:
-            self.root = watched.result["root"]
+        _, watched = await attempt_as(self.runner, GitWatching, "git_watch", **self._where())
+        if watched is not None:
+            self.root = watched.root
         await self.refresh_all()
 
     # ─── data ────────────────────────────────────────────────────────────────────────
@@ -159,18 +162,21 @@ class GitScreen(ModalScreen[None]):
     async def refresh_all(self) -> None:
         if self.runner is None:
             return
-        answer = await self.runner.attempt("git_status", **self._where())
-        if not answer.ok:
+        answer, status = await attempt_as(self.runner, GitStatus, "git_status", **self._where())
+        if status is None:
             self.status, self.problem = None, answer.error or ""
             if answer.code == "NotARepository":
                 self.problem += "  (i: make it one)"
             self.query_one("#git-head", Static).update(head_text(None, self.problem))
             self._fill()
             return
-        self.status, self.problem = answer.result, ""
-        self.root = self.status["root"] if self.status else self.root
-        log = await self.runner.attempt("git_log", **self._where(), limit=LOG_LINES)
-        self.history = log.result["entries"] if log.ok else []
+        # The rows stay maps: the snapshot tests give the panel maps, and `DiffView`
+        # reads the files as maps (`msgspec.to_builtins` gives the daemon's own map).
+        self.status, self.problem = msgspec.to_builtins(status), ""
+        self.root = status.root
+        _, log = await attempt_as(self.runner, GitLog, "git_log", **self._where(),
+                                  limit=LOG_LINES)
+        self.history = msgspec.to_builtins(log.entries) if log is not None else []
         self.query_one("#git-head", Static).update(head_text(self.status))
         self.query_one("#git-log", Static).update(log_text(self.history))
         self._fill()
@@ -246,11 +252,11 @@ class GitScreen(ModalScreen[None]):
             self._show_selected_diff()
             return
         target = "staged" if section == "staged" else "worktree"
-        answer = await self.runner.attempt("git_diff", **self._where(), target=target,
-                                           files=[self._wire_path(item)])
+        _, diff = await attempt_as(self.runner, GitDiff, "git_diff", **self._where(),
+                                   target=target, files=[self._wire_path(item)])
         key = self._diff_key()
         if key is not None:
-            self.diffs[key] = answer.result["files"] if answer.ok else []
+            self.diffs[key] = msgspec.to_builtins(diff.files) if diff is not None else []
         self._show_selected_diff()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -344,10 +350,11 @@ class GitScreen(ModalScreen[None]):
     async def commit(self, message: str) -> None:
         if self.runner is None:
             return
-        answer = await self.runner.attempt("git_commit", **self._where(), message=message)
-        if answer.ok:
+        answer, committed = await attempt_as(self.runner, GitCommitted, "git_commit",
+                                             **self._where(), message=message)
+        if committed is not None:
             self.query_one(Input).value = ""
-            self._say(f"committed {answer.result['oid'][:10]} at {time.strftime('%H:%M')}")
+            self._say(f"committed {committed.oid[:10]} at {time.strftime('%H:%M')}")
             self.query_one(DataTable).focus()
             await self.refresh_all()
         else:
@@ -358,13 +365,13 @@ class GitScreen(ModalScreen[None]):
 
         if self.runner is None:
             return
-        answer = await self.runner.attempt("git_branches", **self._where())
-        if not answer.ok:
+        answer, branches = await attempt_list(self.runner, Branch, "git_branches",
+                                              **self._where())
+        if branches is None:
             self._say(answer.error or "", "error")
             return
-        current = next((b["name"] for b in answer.result if b["current"]), None)
-        options = [(b["name"], ("* " if b["current"] else "  ") + b["name"])
-                   for b in answer.result]
+        current = next((b.name for b in branches if b.current), None)
+        options = [(b.name, ("* " if b.current else "  ") + b.name) for b in branches]
         choice = await self.runner.ask(ChoiceScreen("Switch to branch", options,
                                                     highlighted=current))
         if choice and choice != current:
