@@ -8,10 +8,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
 from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
+from adapters.ipc.answers_knowledge import SkillList
+from idea_tui.ports import attempt_as
 from idea_tui.screens import flows, limit_flows, skill_flows
 from idea_tui.screens.conversation import open_for_agent
 from idea_tui.screens.list_panel import ListPanel
@@ -251,9 +254,9 @@ class AgentsScreen(ListPanel):
         """The skills' names for the chips (quietly none when the daemon cannot say)."""
         if self.runner is None:
             return
-        answer = await self.runner.attempt("skill_list")
-        result = answer.result if answer.ok and isinstance(answer.result, dict) else {}
-        self.skills = list(result.get("skills", []))
+        _, listed = await attempt_as(self.runner, SkillList, "skill_list")
+        # Maps, as the snapshot tests give them: the daemon's own, from the Structs.
+        self.skills = msgspec.to_builtins(listed.skills) if listed is not None else []
         self.show_selection()
 
     def measure(self) -> None:

@@ -27,7 +27,7 @@ from adapters.ipc.answers_agents import (
     TemplateText,
 )
 from idea_tui.cli_orchestration import team_activity
-from idea_tui.ports import call_as, call_list
+from idea_tui.ports import attempt_as, call_as, call_list
 from idea_tui.screens.choice import ChoiceScreen
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.editor import EditorScreen, edit_revised
@@ -93,13 +93,14 @@ def template_label(agent: Agent) -> str:
 
 async def changes(runner: Runner, agent: Agent) -> bool:
     """What the agent changed in its worktree: its commits and uncommitted files, as diffs."""
+    from adapters.ipc.answers_git import AgentChanges
     from idea_tui.screens.agent_changes import AgentChangesScreen
 
-    answer = await runner.attempt("agent_changes", agent=agent["id"])
-    if not answer.ok:
+    answer, found = await attempt_as(runner, AgentChanges, "agent_changes", agent=agent["id"])
+    if found is None:
         runner.report(answer.error or "", "error")
         return False
-    runner.app.push_screen(AgentChangesScreen(agent["name"], answer.result))
+    runner.app.push_screen(AgentChangesScreen(agent["name"], found))
     return True
 
 
@@ -121,18 +122,19 @@ async def launch(runner: Runner, agent: Agent, where: str, worktree: bool = Fals
         params["target"] = focused
     elif focused is not None:
         params.update(target=focused, split=True)
-    answer = await runner.attempt("agent_launch", **params)
+    answer, launched = await attempt_as(runner, AgentDescription, "agent_launch", **params)
     if answer.declined:
         return False
-    if not answer.ok:
+    if launched is None:
         if answer.code == "AGENT_ALREADY_RUNNING":
             if await runner.ask(ConfirmScreen(f"{answer.error}\n\nGo to its cell?")):
                 return await go_to(runner, agent, refresh=True)
             return False
         runner.report(answer.error or "the launch failed", "error")
         return False
-    status = answer.result if isinstance(answer.result, dict) else agent
-    if status.get("state") == "failed":
+    # A map, as `agent_status` reads the Agents panel's rows: the daemon's own, from the Struct.
+    status: Agent = msgspec.to_builtins(launched)
+    if launched.state == "failed":
         # The daemon's reason, without its advice (the panel's detail line has it all).
         reason = agent_status(status).split(" — ", 1)[0]
         runner.report(f"{agent['name']}: {reason}", "error")
@@ -164,8 +166,9 @@ async def stop(runner: Runner, agent: Agent) -> None:
 
 
 async def restart(runner: Runner, agent: Agent) -> None:
-    status = await runner.call("agent_restart", agent=agent["id"])
-    if status is not None:
+    restarted = await call_as(runner, AgentDescription, "agent_restart", agent=agent["id"])
+    if restarted is not None:
+        status: Agent = msgspec.to_builtins(restarted)
         runner.report(f"{agent['name']} restarted: {agent_status(status)}")
 
 

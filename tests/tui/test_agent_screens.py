@@ -1141,7 +1141,7 @@ def test_w_shows_what_the_agent_changed() -> None:
         await open_agents(pilot, row=5)
         await pilot.press("w")
         shown = await screen(pilot, AgentChangesScreen)
-        assert shown.changes["branch"] == "idea/docs-writer"
+        assert shown.changes.branch == "idea/docs-writer"
         text = str(shown.query(Static).first().render())
         assert "2 commit(s)" in text and "Log in with a token" in text
 
