@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,8 +26,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Static
 
-from adapters.ipc.answers_agents import ProfileList
-from idea_tui.ports import call_as
+from adapters.ipc.answers_agents import ProfileDetection, ProfileList, ProfileMap, ProfilesSaved
+from idea_tui.ports import attempt_as, attempt_list, call_as
 from idea_tui.screens.confirm import ConfirmScreen
 from idea_tui.screens.custom_profile import CustomProfileScreen
 from idea_tui.widgets.message_line import MessageLine
@@ -150,13 +151,14 @@ class ProfilesScreen(ModalScreen[str | None]):
 
     async def _detect(self) -> None:
         assert self.runner is not None
-        answer = await self.runner.attempt("profile_detect")
-        if not answer.ok:
+        answer, detected = await attempt_list(self.runner, ProfileDetection, "profile_detect")
+        if detected is None:
             failed = {"found": None, "detail": f"detection failed: {answer.error}"}
             for row in self.rows:
                 row.set_detection(failed)
             return
-        self.detection = list(answer.result or [])
+        # Maps, as the profile rows read them: the daemon's own, from the Structs.
+        self.detection = msgspec.to_builtins(detected)
         found = {item["id"]: item for item in self.detection}
         for row in self.rows:
             if row.profile["id"] in found:
@@ -231,10 +233,11 @@ class ProfilesScreen(ModalScreen[str | None]):
             return
         self.busy = True
         try:
-            answer = await self.runner.attempt("profile_save", profiles=chosen)
+            answer, saved = await attempt_as(self.runner, ProfilesSaved, "profile_save",
+                                             profiles=chosen)
         finally:
             self.busy = False
-        if not answer.ok:
+        if saved is None:
             self._report(clean_error(answer.error or "", [p["name"] for p in chosen]), "error")
             return
         names = ", ".join(profile["name"] for profile in chosen)
@@ -251,8 +254,8 @@ class ProfilesScreen(ModalScreen[str | None]):
     async def _skip(self) -> None:
         if self.runner is None:
             return
-        answer = await self.runner.attempt("profile_save", profiles=[])
-        if not answer.ok:
+        answer, saved = await attempt_as(self.runner, ProfilesSaved, "profile_save", profiles=[])
+        if saved is None:
             self._report(answer.error or "profiles.json could not be written", "error")
             return
         self.runner.report("setup skipped: Profiles (prefix S) configures the AI CLIs later")
@@ -271,8 +274,9 @@ class ProfilesScreen(ModalScreen[str | None]):
         self.busy = True
         try:
             for profile in edited:
-                answer = await self.runner.attempt("profile_edit", profile=profile)
-                if not answer.ok:
+                answer, edited_one = await attempt_as(self.runner, ProfileMap, "profile_edit",
+                                                      profile=profile)
+                if edited_one is None:
                     self._report(f"{profile['name']}: {clean_error(answer.error or '', [])}",
                                  "error")
                     return
@@ -306,11 +310,11 @@ class ProfilesScreen(ModalScreen[str | None]):
         runner = self.runner
 
         async def add(profile: Profile) -> bool:
-            answer = await runner.attempt("profile_add", profile=profile)
-            if not answer.ok:
+            answer, added = await attempt_as(runner, ProfileMap, "profile_add", profile=profile)
+            if added is None:
                 runner.report(f"{profile['name']}: {clean_error(answer.error or '', [])}",
                               "error")
-            return answer.ok
+            return added is not None
 
         profile = await runner.ask(CustomProfileScreen(taken, submit=add))
         if profile is None:
