@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -19,9 +20,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from adapters.ipc.answers_knowledge import ConversationSummary
+from adapters.ipc.answers_knowledge import (
+    ConversationPage,
+    ConversationSearch,
+    ConversationSummary,
+)
 from core.safe_text import clean
-from idea_tui.ports import call_list
+from idea_tui.ports import attempt_as, call_list
 from idea_tui.screens.prompt import PromptScreen
 from idea_tui.widgets.message_line import MessageLine
 
@@ -97,14 +102,15 @@ class ConversationScreen(ModalScreen[None]):
         found = self.pages.get(segment)
         if found is not None or self.offline or self.runner is None:
             return found
-        answer = await self.runner.attempt("read_conversation_page", a=self.a, b=self.b,
-                                           segment=segment or None)
-        if not answer.ok:
+        answer, read = await attempt_as(self.runner, ConversationPage, "read_conversation_page",
+                                        a=self.a, b=self.b, segment=segment or None)
+        if read is None:
             self.query_one(MessageLine).show(answer.error or "cannot read it", "error")
             return None
-        found = dict(answer.result)
-        self.pages[segment] = found
-        return found
+        # A map, as the pages given offline (tests): the daemon's own, from the Struct.
+        page: Page = msgspec.to_builtins(read)
+        self.pages[segment] = page
+        return page
 
     async def show(self, segment: int, focus_index: int | None = None) -> None:
         page = await self.page(segment)
@@ -167,12 +173,12 @@ class ConversationScreen(ModalScreen[None]):
                     if query.casefold() in str(turn["text"]).casefold():
                         hits.append({"segment": segment or None, "index": index})
         else:
-            answer = await self.runner.attempt("conversation_search", a=self.a, b=self.b,
-                                               query=query)
-            if not answer.ok:
+            answer, found = await attempt_as(self.runner, ConversationSearch, "conversation_search",
+                                             a=self.a, b=self.b, query=query)
+            if found is None:
                 self.query_one(MessageLine).show(answer.error or "search failed", "error")
                 return
-            hits = answer.result["hits"]
+            hits = [{"segment": hit.segment, "index": hit.index} for hit in found.hits]
         self.hits = hits
         if not hits:
             self.hit = -1
