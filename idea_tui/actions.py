@@ -354,17 +354,11 @@ class ActionRunner:
         Saving or skipping writes profiles.json, so it is never shown again. Quiet on
         failure: a daemon without agents simply has no wizard.
         """
-        answer = await self.attempt("profile_list")
-        if not answer.ok:
-            return None
-        try:
-            from adapters.ipc.answers_agents import ProfileList
-            from idea_tui.control import decoded
+        from adapters.ipc.answers_agents import ProfileList
+        from idea_tui.ports import attempt_as
 
-            info = decoded(ProfileList, "profile_list", answer.result)
-        except CommandFailed:
-            return None
-        if info.configured:
+        _, info = await attempt_as(self, ProfileList, "profile_list")
+        if info is None or info.configured:
             return None
         from idea_tui.screens.profiles import ProfilesScreen
 
