@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from adapters.ipc.messages import CellFrame, CellTitle, Clipboard, Notice
 from idea_daemon.client_connection import ClientConnection
+from idea_daemon.echo_turns import ECHO_FIRST
 from idea_daemon.scene import build_scene, visible_sessions
 from idea_daemon.session import TerminalSession
 
@@ -305,5 +306,6 @@ class FrameSender:
         client.frames_sent += 1
         if echoes and client.echo_frame is None and client.typed_at:
             client.echo_frame = client.frames_sent
+            ECHO_FIRST.echoed(session.id)
         client.sent_rows[key] = list(versions)
         client.sent_cursor[key] = wire_cursor

@@ -25,6 +25,7 @@ from core.terminal import (
     TerminalEventKind,
     row_text,
 )
+from idea_daemon.echo_turns import ECHO_FIRST
 from idea_daemon.ports import Pty, PtySpawner, SpawnFailed
 
 log = logging.getLogger(__name__)
@@ -206,7 +207,9 @@ class TerminalSession:
             return
         parsed = 0
         deadline = time.perf_counter() + READ_TIME_BUDGET
-        while parsed < READ_BUDGET and (parsed == 0 or time.perf_counter() < deadline):
+        # One chunk only while another cell's echo is due (see idea_daemon.echo_turns).
+        budget = READ_CHUNK if ECHO_FIRST.short_turn(self.id, time.monotonic()) else READ_BUDGET
+        while parsed < budget and (parsed == 0 or time.perf_counter() < deadline):
             try:
                 data = pty.read(READ_CHUNK)
             except OSError as exc:

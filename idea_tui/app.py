@@ -14,10 +14,12 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App, ComposeResult
 
 from adapters.ipc.messages import (
     CellFrame,
+    CellInfo,
     CellTitle,
     Changed,
     Clipboard,
@@ -93,6 +95,10 @@ class IdeaApp(App[str], inherit_bindings=False):
         # (it keeps busy cells' frames back while the client is still drawing).
         self._frames_got = 0
         self._shown_due = False
+        # Keys and pastes handed to the grid (its queue, then `handle_key`) and not yet
+        # handled: while there are any, a key may not take the quick way (see `on_event`).
+        self._grid_inputs = 0
+        self._grid: WorkspaceView | None = None
 
     def compose(self) -> ComposeResult:
         yield TabBar()
@@ -108,7 +114,7 @@ class IdeaApp(App[str], inherit_bindings=False):
         return self.query_one(StatusBar)
 
     async def on_mount(self) -> None:
-        view = self.view
+        view = self._grid = self.view
         view.key_handler = self.handle_key
         view.paste_handler = self.handle_paste
         view.size_handler = self._send_size
@@ -235,11 +241,59 @@ class IdeaApp(App[str], inherit_bindings=False):
 
     # ─── keys ────────────────────────────────────────────────────────────────────────
 
+    async def on_event(self, event: events.Event) -> None:
+        # A key for the focused cell's program goes to the daemon from here: Textual would
+        # forward it to the grid's queue, one more task switch (0.2 ms) before its echo
+        # can start. Only the plain case (`_plain_key_cell`) and only when nothing handed to
+        # the grid earlier is still unhandled, so keys keep their order; the App's key
+        # handling skipped here is the priority bindings (this app and its default screen
+        # have none, see the tests) and the maximized widget's escape (none is maximized).
+        grid = self._grid
+        if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
+                and grid is not None and self.focused is grid):
+            if (isinstance(event, events.Key) and not self._grid_inputs
+                    and self._quick_key(grid, event)):
+                return
+            self._grid_inputs += 1
+        await super().on_event(event)
+
+    def _quick_key(self, grid: WorkspaceView, event: events.Key) -> bool:
+        cell = self._plain_key_cell(event.key, event.character)
+        if cell is None or self.gateway is None or self.screen.maximized is not None:
+            return False
+        self.app_focus = True
+        event.stop()
+        event.prevent_default()
+        self.gateway.key(cell.id, event.key, event.character)
+        grid.await_echo()
+        return True
+
+    def _plain_key_cell(self, key: str, character: str | None) -> CellInfo | None:
+        """The focused cell when `key` goes to its program as it is (nothing held, no
+        prefix or mode, no action, no copy mode); None when `_route_key` has more to do."""
+        if (self._holding() or self._held or self._pending_mode is not None or self._armed
+                or key == self.prefix or self.gateway is None):
+            return None
+        view = self._grid
+        cell = view.focused_cell if view is not None else None
+        if cell is None or view is None or not cell.running or cell.kind == "gitGraph":
+            return None
+        mirror = view.mirrors.get(cell.id)
+        if mirror is not None and mirror.copy is not None:
+            return None
+        return cell
+
+    def _grid_input_done(self) -> None:
+        self._grid_inputs = max(0, self._grid_inputs - 1)
+
     async def handle_key(self, key: str, character: str | None) -> None:
-        if self._holding() or self._held:
-            self._held.append((key, character))
-            return
-        await self._route_key(key, character)
+        try:
+            if self._holding() or self._held:
+                self._held.append((key, character))
+                return
+            await self._route_key(key, character)
+        finally:
+            self._grid_input_done()
 
     async def _route_key(self, key: str, character: str | None) -> None:
         if self._pending_mode is not None:
@@ -342,10 +396,13 @@ class IdeaApp(App[str], inherit_bindings=False):
         self.status.set_mode(label)
 
     async def handle_paste(self, text: str) -> None:
-        if self._holding() or self._held:
-            self._held.append(text)
-            return
-        await self._route_paste(text)
+        try:
+            if self._holding() or self._held:
+                self._held.append(text)
+                return
+            await self._route_paste(text)
+        finally:
+            self._grid_input_done()
 
     async def _route_paste(self, text: str) -> None:
         cell = self.view.focused_cell

@@ -29,6 +29,7 @@ from adapters.ipc.messages import BorderInfo, CellFrame, CellInfo, Scene
 from idea_tui.first_paint import title_label, title_state, welcome_lines
 from idea_tui.widgets import labels
 from idea_tui.widgets.cell_mirror import CellMirror
+from idea_tui.widgets.prompt_paint import paint_now
 from idea_tui.widgets.row_render import RowRenderer
 
 TITLE_STYLE = Style(color="bright_black")
@@ -230,6 +231,8 @@ class WorkspaceView(Widget, can_focus=True):
                 if self._waiting and not self._pacing:
                     self._pacing = True
                     self.call_after_refresh(self._paint_waiting)
+                # The echo of a key: on the terminal now, not on the screen's next tick.
+                paint_now(self)
             return
         if len(rows) <= OTHER_ROWS_PER_PAINT and not self._waiting and not self._echo_due:
             self.refresh(*_regions(cell, rows))

@@ -1,0 +1,82 @@
+"""While a typed key's echo is due, other cells parse one chunk per turn of the loop (a
+flooding cell beside the typed one must not keep the echo waiting); the typed cell, and
+every cell once the echo's frame went out, read full turns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from adapters.emulator.backends import choose
+from idea_daemon import echo_turns
+from idea_daemon import session as session_module
+from idea_daemon.echo_turns import ECHO_FIRST, EchoFirst
+from idea_daemon.session import READ_BUDGET, READ_CHUNK, TerminalSession
+from tests.fakes import FakePty
+
+# Under a pipe's 64 KiB, so the fake program's write never blocks.
+FLOOD = b"x" * (4 * READ_CHUNK)
+assert len(FLOOD) <= READ_BUDGET
+
+
+def test_other_cells_read_short_turns_until_the_echo_was_sent() -> None:
+    turns = EchoFirst()
+    assert not turns.short_turn("flood", 0.0)
+    turns.typed("typed", now=10.0)
+    assert turns.short_turn("flood", 10.01)
+    assert not turns.short_turn("typed", 10.01)
+    turns.echoed("flood")  # another cell's frame: the echo is still due
+    assert turns.short_turn("flood", 10.02)
+    turns.echoed("typed")
+    assert not turns.short_turn("flood", 10.03)
+
+
+def test_a_program_that_does_not_echo_holds_the_others_back_for_a_moment_only() -> None:
+    turns = EchoFirst()
+    turns.typed("typed", now=10.0)
+    assert not turns.short_turn("flood", 10.0 + echo_turns.ECHO_TURNS)
+
+
+@pytest.fixture
+def flooding(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TerminalSession, FakePty]]:
+    # A turn's time limit out of the way: the bytes read per turn do not depend on how fast
+    # this machine parses.
+    monkeypatch.setattr(session_module, "READ_TIME_BUDGET", 60.0)
+    session = TerminalSession(
+        id="flood",
+        emulator=choose("pyte").factory(80, 24, 100),
+        on_change=lambda session: None,
+        on_exit=lambda session: None,
+        on_event=lambda session, event: None,
+    )
+    pty = FakePty(["cat"], "/", {}, 80, 24)
+    session.pty = pty
+    yield session, pty
+    ECHO_FIRST.echoed("typed")
+    pty.close()
+
+
+def unread(pty: FakePty) -> int:
+    left = 0
+    while (data := pty.read(1 << 20)):
+        left += len(data)
+    return left
+
+
+def test_a_flooding_cell_reads_one_chunk_while_another_cells_echo_is_due(
+        flooding: tuple[TerminalSession, FakePty]) -> None:
+    session, pty = flooding
+    pty.output(FLOOD)
+    ECHO_FIRST.typed("typed")
+    session._on_readable()
+    assert unread(pty) == len(FLOOD) - READ_CHUNK
+
+
+def test_a_flooding_cell_reads_a_full_turn_otherwise(
+        flooding: tuple[TerminalSession, FakePty]) -> None:
+    session, pty = flooding
+    pty.output(FLOOD)
+    ECHO_FIRST.typed("flood")  # its own echo: no reason to hold back
+    session._on_readable()
+    assert unread(pty) == 0
