@@ -97,6 +97,7 @@ class CellPrograms:
             id=session_id,
             emulator=self._emulator_factory(max(1, cols), max(1, rows)),
             on_change=self.listener.output,
+            short_turn=self.listener.short_turn,
             on_exit=self._on_session_exit,
             on_event=self._on_session_event,
             agent_id=agent_id,

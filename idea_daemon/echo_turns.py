@@ -8,8 +8,9 @@ latency. From the moment input reaches a cell until that cell's next frame is se
 `ECHO_TURNS` seconds passed, for a program that does not echo), every other cell parses
 one chunk per turn instead: the flood goes on, a few times slower, for that long only.
 
-One daemon loop reads every PTY, so the state is the process's: `ECHO_FIRST`, told by the
-server (`typed`, `echoed`) and asked by each session's reader (`short_turn`).
+One daemon loop reads every PTY, so there is one `EchoFirst` per daemon: the frame sender
+owns it (it sees each cell's frames go out: `echoed`), the server tells it of input (`typed`)
+and each session's reader asks it (`short_turn`, handed to the session when it is made).
 """
 
 from __future__ import annotations
@@ -41,5 +42,3 @@ class EchoFirst:
         """Whether `session_id` reads one chunk this turn (another cell's echo is due)."""
         return self._session is not None and session_id != self._session and now < self._until
 
-
-ECHO_FIRST = EchoFirst()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from adapters.ipc.messages import CellFrame, CellTitle, Clipboard, Notice
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.echo_turns import ECHO_FIRST
+from idea_daemon.echo_turns import EchoFirst
 from idea_daemon.scene import build_scene, visible_sessions
 from idea_daemon.session import TerminalSession
 
@@ -71,6 +71,8 @@ class FrameSender:
         self._last_flush = 0.0
         self._flushed: dict[str, float] = {}
         """When each session's output was last flushed (the pace of its frames)."""
+        self.echo_first = EchoFirst()
+        """Whose echo is awaited: other cells read short turns meanwhile."""
 
     # ─── Listener (called by the service) ────────────────────────────────────────────
 
@@ -103,6 +105,10 @@ class FrameSender:
         echoed = client.echo_frame is not None and before < client.echo_frame <= count
         if ((behind and client.unshown <= MAX_UNSHOWN) or echoed) and self._dirty_sessions:
             self._schedule(0.0)
+
+    def short_turn(self, session_id: str, now: float) -> bool:
+        """Whether `session_id` reads one chunk this turn (another cell's echo is due)."""
+        return self.echo_first.short_turn(session_id, now)
 
     def watched_windows(self) -> set[str]:
         return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
@@ -306,6 +312,6 @@ class FrameSender:
         client.frames_sent += 1
         if echoes and client.echo_frame is None and client.typed_at:
             client.echo_frame = client.frames_sent
-            ECHO_FIRST.echoed(session.id)
+            self.echo_first.echoed(session.id)
         client.sent_rows[key] = list(versions)
         client.sent_cursor[key] = wire_cursor

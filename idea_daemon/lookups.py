@@ -46,6 +46,10 @@ class Listener(Protocol):
     def watched_windows(self) -> set[str]:
         """Windows that an attached client shows right now."""
 
+    def short_turn(self, session_id: str, now: float) -> bool:
+        """Whether a session's reader takes one chunk this turn (another cell's echo is
+        due, `idea_daemon.echo_turns`)."""
+
     def clipboard(self, text: str) -> None:
         """A program copied text: hand it to the user's terminal."""
 

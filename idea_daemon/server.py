@@ -36,7 +36,6 @@ from adapters.ipc.peer import check_reusable, is_own_peer
 from core.errors import IdeaError
 from core.limits import bounded_env, clamp_window
 from idea_daemon.client_connection import ClientConnection
-from idea_daemon.echo_turns import ECHO_FIRST
 from idea_daemon.frames import FrameSender
 from idea_daemon.late_imports import LateImports
 from idea_daemon.scene import visible_sessions
@@ -369,7 +368,7 @@ class DaemonServer:
             message, session.emulator.modes, agent=session.agent_id is not None
         )
         if data and not isinstance(message, MouseInput):
-            ECHO_FIRST.typed(session.id, client.last_active)
+            self.frames.echo_first.typed(session.id, client.last_active)
         if data and not session.write(data):
             self.frames.notify(client.window_id, "input refused: the program is not reading",
                                "error")

@@ -25,7 +25,6 @@ from core.terminal import (
     TerminalEventKind,
     row_text,
 )
-from idea_daemon.echo_turns import ECHO_FIRST
 from idea_daemon.ports import Pty, PtySpawner, SpawnFailed
 
 log = logging.getLogger(__name__)
@@ -124,6 +123,9 @@ class TerminalSession:
     _loop: asyncio.AbstractEventLoop | None = None
     monotonic: Callable[[], float] = time.monotonic
     """The clock of activity and silence (a fake one in unit tests)."""
+    short_turn: Callable[[str, float], bool] = lambda _session_id, _now: False
+    """Whether this turn reads one chunk only (another cell's echo is due: the daemon's
+    `echo_turns.EchoFirst`, through the frame sender); never, by default."""
     _front: str | None = None
     _front_read: float | None = None
 
@@ -208,7 +210,7 @@ class TerminalSession:
         parsed = 0
         deadline = time.perf_counter() + READ_TIME_BUDGET
         # One chunk only while another cell's echo is due (see idea_daemon.echo_turns).
-        budget = READ_CHUNK if ECHO_FIRST.short_turn(self.id, time.monotonic()) else READ_BUDGET
+        budget = READ_CHUNK if self.short_turn(self.id, time.monotonic()) else READ_BUDGET
         while parsed < budget and (parsed == 0 or time.perf_counter() < deadline):
             try:
                 data = pty.read(READ_CHUNK)

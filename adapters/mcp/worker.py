@@ -112,7 +112,8 @@ class Link:
         try:
             await asyncio.wait_for(waiter, 10)
         except TimeoutError:
-            pass
+            # The caller looks the secret up as it stands: still unknown, it is refused.
+            log.warning("the daemon did not answer a secret sync within 10 s")
         finally:
             self._syncs.pop(number, None)
 

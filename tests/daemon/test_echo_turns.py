@@ -11,7 +11,7 @@ import pytest
 from adapters.emulator.backends import choose
 from idea_daemon import echo_turns
 from idea_daemon import session as session_module
-from idea_daemon.echo_turns import ECHO_FIRST, EchoFirst
+from idea_daemon.echo_turns import EchoFirst
 from idea_daemon.session import READ_BUDGET, READ_CHUNK, TerminalSession
 from tests.fakes import FakePty
 
@@ -39,21 +39,23 @@ def test_a_program_that_does_not_echo_holds_the_others_back_for_a_moment_only() 
 
 
 @pytest.fixture
-def flooding(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TerminalSession, FakePty]]:
+def flooding(
+        monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TerminalSession, FakePty, EchoFirst]]:
     # A turn's time limit out of the way: the bytes read per turn do not depend on how fast
     # this machine parses.
     monkeypatch.setattr(session_module, "READ_TIME_BUDGET", 60.0)
+    turns = EchoFirst()
     session = TerminalSession(
         id="flood",
         emulator=choose("pyte").factory(80, 24, 100),
         on_change=lambda session: None,
         on_exit=lambda session: None,
         on_event=lambda session, event: None,
+        short_turn=turns.short_turn,
     )
     pty = FakePty(["cat"], "/", {}, 80, 24)
     session.pty = pty
-    yield session, pty
-    ECHO_FIRST.echoed("typed")
+    yield session, pty, turns
     pty.close()
 
 
@@ -65,18 +67,18 @@ def unread(pty: FakePty) -> int:
 
 
 def test_a_flooding_cell_reads_one_chunk_while_another_cells_echo_is_due(
-        flooding: tuple[TerminalSession, FakePty]) -> None:
-    session, pty = flooding
+        flooding: tuple[TerminalSession, FakePty, EchoFirst]) -> None:
+    session, pty, turns = flooding
     pty.output(FLOOD)
-    ECHO_FIRST.typed("typed")
+    turns.typed("typed")
     session._on_readable()
     assert unread(pty) == len(FLOOD) - READ_CHUNK
 
 
 def test_a_flooding_cell_reads_a_full_turn_otherwise(
-        flooding: tuple[TerminalSession, FakePty]) -> None:
-    session, pty = flooding
+        flooding: tuple[TerminalSession, FakePty, EchoFirst]) -> None:
+    session, pty, turns = flooding
     pty.output(FLOOD)
-    ECHO_FIRST.typed("flood")  # its own echo: no reason to hold back
+    turns.typed("flood")  # its own echo: no reason to hold back
     session._on_readable()
     assert unread(pty) == 0
