@@ -165,6 +165,10 @@ class TerminalEmulator(Protocol):
 
     def render_row(self, y: int) -> Row: ...
 
+    def row_text(self, y: int) -> str:
+        """`row_text(render_row(y))`: what the daemon reads of an agent's screen to tell
+        its state; a backend may answer it without resolving the row's styles."""
+
     def cursor(self) -> Cursor: ...
 
     def history_size(self) -> int: ...

@@ -16,7 +16,6 @@ import time
 
 from core.agents.profile import AgentProfile
 from core.keys import wrap_paste
-from core.terminal import row_text
 from idea_daemon.session import TerminalSession
 
 log = logging.getLogger(__name__)
@@ -37,7 +36,7 @@ def deliver_stdin(session: TerminalSession, content: str, profile: AgentProfile)
 
 def _screen_text(session: TerminalSession) -> str:
     emulator = session.emulator
-    return "\n".join(row_text(emulator.render_row(y)).rstrip() for y in range(emulator.rows))
+    return "\n".join(emulator.row_text(y).rstrip() for y in range(emulator.rows))
 
 
 async def _wait_ready(session: TerminalSession, pattern: re.Pattern[str] | None) -> bool:

@@ -416,7 +416,7 @@ class TerminalSession:
         for y in range(count):
             gen = gens[y] if fresh else -1
             if gen < 0 or gen != text_gen[y]:
-                text[y] = row_text(emulator.render_row(y)).rstrip()
+                text[y] = emulator.row_text(y).rstrip()
                 text_gen[y] = gen
         return list(text)
 

@@ -19,7 +19,7 @@ from adapters.emulator.grid import Line
 from adapters.emulator.rows import expand_history, render_line
 from adapters.emulator.screen import IdeaScreen
 from adapters.emulator.stream import IdeaStream
-from core.terminal import Cursor, Row, TerminalEvent, TerminalModes
+from core.terminal import Cursor, Row, TerminalEvent, TerminalModes, row_text
 
 _log = logging.getLogger(__name__)
 _APP_CURSOR = 1 << 5
@@ -136,6 +136,9 @@ class PyteEmulator:
     def render_row(self, y: int) -> Row:
         screen = self._screen
         return render_line(screen.grid[y], screen.table, screen.reverse_video)
+
+    def row_text(self, y: int) -> str:
+        return row_text(self.render_row(y))
 
     def cursor(self) -> Cursor:
         screen = self._screen

@@ -29,6 +29,7 @@ from adapters.emulator.ghostty_fixups import (
     SOFT_RESET,
     carry_of,
     da_requests,
+    may_join_a_cell,
     mouse_asked,
     needs_split,
     pieces,
@@ -43,6 +44,7 @@ from adapters.emulator.ghostty_rows import (
     page_free,
     style_tuple,
 )
+from adapters.emulator.ghostty_text import text_of
 from adapters.emulator.osc import handle_osc
 from adapters.emulator.reports import MAX_REPLY_CHARS, queue_event
 from adapters.emulator.stream import MAX_STRING
@@ -54,6 +56,7 @@ from core.terminal import (
     TerminalEvent,
     TerminalEventKind,
     TerminalModes,
+    row_text,
 )
 
 _log = logging.getLogger(__name__)
@@ -159,6 +162,7 @@ class GhosttyEmulator:
         self._mouse_asked: MouseMode | None = None
         self._carry = b""
         """The unfinished control sequence the last read ended with (`carry_of`)."""
+        self._utf8_tail = b""  # the end of the last read: a code point may be cut in two
         self._dec_cpr = False
         self._da_next = False
         self._da_replies: list[int] = []
@@ -455,6 +459,13 @@ class GhosttyEmulator:
                     self._dec_cpr = True  # the reply to this CSI 6 n gets its "?"
                     write(terminal, b"\x1b[6n", 4)
                     self._dec_cpr = False
+        joins = may_join_a_cell(self._utf8_tail + data)
+        self._utf8_tail = data[-3:]
+        if joins:
+            # Setting the default foreground to what it is (never set: the default) is how
+            # to have the next update copy every row (see `ghostty_fixups`).
+            self._lib.ghostty_terminal_set(
+                terminal, self._lib.GHOSTTY_TERMINAL_OPT_COLOR_FOREGROUND, self._ffi.NULL)
         if self._title_pending:
             try:
                 self._take_title()
@@ -518,6 +529,17 @@ class GhosttyEmulator:
     def render_row(self, y: int) -> Row:
         self._sync()
         return self._rows_cache[y]
+
+    def row_text(self, y: int) -> str:
+        # A row noted but not built (an agent's screen nobody shows) is read from its raw
+        # cells without resolving its styles; `render_row` would build every noted row.
+        self._sync(build=False)
+        if y in self._unbuilt:
+            text = text_of(self._raw_rows[y])
+            if text is not None:
+                return text
+            return row_text(self.render_row(y))
+        return row_text(self._rows_cache[y])
 
     def cursor(self) -> Cursor:
         self._sync()

@@ -12,6 +12,10 @@ scan; a program sends these sequences rarely), so a read without them costs noth
   (Ghostty answers only `CSI 6 n`).
 - DA1/DA2/DA3 with a non-zero parameter (`CSI 1 c`, `CSI > 1 c`) get no reply, as in
   xterm (only looked for after Ghostty answered a DA in the read).
+- a code point joining the cluster of a cell already written (a combining accent, a zero
+  width joiner, an emoji variation selector or skin tone) changes that cell without marking
+  its row dirty, so the render state keeps showing the row as it was: a read that may hold
+  one (`may_join_a_cell`) has every row copied again on the next update.
 A sequence cut between two reads is seen too: the unfinished control sequence at the end of
 a read (`carry_of`) is kept and looked at again with the next read, so how a program's output
 is cut into reads never changes what the screen or the program gets.
@@ -33,6 +37,18 @@ CARRY_MAX = 64
 """A longer unfinished sequence is not one the fixups look for (theirs are a few bytes)."""
 _MOUSE = {b"9": MouseMode.X10, b"1000": MouseMode.NORMAL, b"1002": MouseMode.BUTTON,
           b"1003": MouseMode.ANY}
+# The UTF-8 of the code points that join the cell before them, generously (a false match
+# costs one full copy of the screen in C, a miss leaves a mark unshown until its row changes):
+# combining diacritics and their supplements, Cyrillic/Hebrew/Arabic marks (with the
+# letters of those blocks), the Indic, Thai and Lao blocks, Myanmar and Hangul jamo,
+# zero-width joiners, combining marks for symbols, kana voicing marks, variation selectors
+# and half marks, emoji skin tones, regional indicators, tags.
+_JOINERS = re.compile(
+    rb"\xcc[\x80-\xbf]|\xcd[\x80-\xaf]|\xd2[\x83-\x89]|[\xd6-\xdb][\x80-\xbf]"
+    rb"|\xe0[\xa4-\xbb]|\xe1[\x80-\x87\xaa\xab\xb7]|\xe2\x80[\x8b-\x8d]|\xe2\x83[\x90-\xbf]"
+    rb"|\xe3\x82[\x99\x9a]|\xef\xb8[\x80-\x8f\xa0-\xaf]|\xf0\x9f\x8f[\xbb-\xbf]"
+    rb"|\xf0\x9f\x87[\xa6-\xbf]|\xf3\xa0[\x80-\x87]"
+)
 SOFT_RESET = b"\x1b[!p"
 DEC_CPR = b"\x1b[?6n"
 
@@ -58,6 +74,12 @@ def carry_of(data: bytes) -> bytes:
     if at < 0 or _UNFINISHED.match(data, at) is None:
         return b""
     return data[at:]
+
+
+def may_join_a_cell(data: bytes) -> bool:
+    """Whether `data` (with the end of the previous read in front: a code point may be cut)
+    may hold a code point that joins the cluster of the cell before it."""
+    return not data.isascii() and _JOINERS.search(data) is not None
 
 
 def needs_split(data: bytes) -> bool:

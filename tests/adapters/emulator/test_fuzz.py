@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.terminal import row_text
 from tests.adapters.emulator.helpers import Emulator, check_invariants, make
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "emulator"
@@ -112,6 +113,37 @@ def test_how_the_stream_is_cut_never_matters(data: bytes, cuts: list[int]) -> No
     assert _snapshot(pieces) == _snapshot(whole)
     assert pieces.take_replies() == whole.take_replies()
     check_invariants(whole)
+
+
+def _texts_read_alone(data: list[bytes], cols: int = 16, rows: int = 6) -> list[str]:
+    """Each row's `row_text` as the daemon reads an agent's screen: after each read's
+    `take_dirty`, never a `render_row` (a backend may take the text from unbuilt rows)."""
+    emulator = make(cols, rows, scrollback=20)
+    texts: list[str] = []
+    for chunk in data:
+        emulator.feed(chunk)
+        emulator.take_dirty()
+        texts = [emulator.row_text(y) for y in range(emulator.rows)]
+    return texts
+
+
+def _texts_of_rows(data: bytes, cols: int = 16, rows: int = 6) -> list[str]:
+    emulator = make(cols, rows, scrollback=20)
+    emulator.feed(data)
+    return [row_text(emulator.render_row(y)) for y in range(emulator.rows)]
+
+
+@FUZZ
+@given(_stream(), st.lists(st.integers(0, 10_000), max_size=6))
+def test_a_rows_text_read_alone_is_the_text_of_the_row(data: bytes, cuts: list[int]) -> None:
+    assert _texts_read_alone(_cut(data, cuts)) == _texts_of_rows(data)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.bin")), ids=lambda p: p.stem)
+def test_a_recorded_programs_rows_read_alone_are_the_text_of_its_rows(path: Path) -> None:
+    data = path.read_bytes()
+    assert _texts_read_alone(_cut(data, list(range(0, len(data), 4096))), 80, 24) == (
+        _texts_of_rows(data, 80, 24))
 
 
 # The sequences a backend answers or corrects with a look at the bytes it is given (device

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core.terminal import row_text
-from tests.adapters.emulator.helpers import check_invariants, fed, lines, row_width
+from tests.adapters.emulator.helpers import check_invariants, fed, lines, make, row_width
 
 
 def test_wide_characters_take_two_cells_and_appear_once() -> None:
@@ -79,3 +81,22 @@ def test_ambiguous_and_unusual_characters_keep_the_invariants() -> None:
     odd = "\u00ad\u200b\u2028\ufeff\U000e0001·—\u3000\U0001f1eb\U0001f1f7"
     emulator = fed(odd, cols=12, rows=2)
     check_invariants(emulator)
+
+
+@pytest.mark.parametrize("mark", ["\u0301", "\u200d\U0001f466", "\ufe0f", "\U0001f3fd"])
+def test_a_mark_joining_a_cell_in_a_later_read_shows_after_the_rows_were_taken(
+        mark: str) -> None:
+    # The daemon takes the dirty rows after every read: a mark that arrives in the next
+    # read, alone, must still reach the cell it joins (Ghostty does not mark that row).
+    base = "\U0001f466" if mark != "\u0301" else "e"
+    whole = fed(base + mark, 10, 3)
+    emulator = make(10, 3)
+    emulator.feed(base.encode())
+    emulator.take_dirty()
+    data = mark.encode()
+    emulator.feed(data[:1])  # cut inside the code point, as reads may be
+    emulator.feed(data[1:])
+    changed = whole.render_row(0) != fed(base, 10, 3).render_row(0)
+    assert (0 in emulator.take_dirty()) == changed
+    assert emulator.render_row(0) == whole.render_row(0)
+    assert emulator.row_text(0) == row_text(whole.render_row(0))
