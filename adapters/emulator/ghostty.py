@@ -542,7 +542,7 @@ class GhosttyEmulator:
         return row_text(self._rows_cache[y])
 
     def cursor(self) -> Cursor:
-        self._sync()
+        self._sync(build=False)  # the render state's cursor is current; rows need not be
         lib, cursor = self._lib, self._cursor
         lib.ghostty_render_state_get(self._state, lib.GHOSTTY_RENDER_STATE_DATA_CURSOR, cursor)
         style = int(cursor.visual_style)

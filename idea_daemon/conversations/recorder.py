@@ -6,8 +6,10 @@ its log in the order they were recorded). The worker, per turn: loads the conver
 handoff the first time (folding any turns the log holds after its `upTo`, left by a crash
 between an append and a handoff write), appends the line with fsync, folds the turn, and
 schedules the handoff write behind whatever is already queued — a burst of turns costs one
-`handoff.md` write. Rotation and `providers.json` go through the same worker, so nothing
-rewrites a log while a turn is being appended to it.
+`handoff.md` write — and at most one per `pace` (`HANDOFF_PACE`) per conversation (agents
+asking each other all the time would otherwise rewrite it on every turn; the log has every
+turn, and `handoff` folds what the file lacks). Rotation and `providers.json` go through the
+same worker, so nothing rewrites a log while a turn is being appended to it.
 
 Bookkeeping never fails a delegation: an error is logged and reported to the project's
 problems once, and the delegation goes on. A handoff that cannot be parsed is left as it is
@@ -40,6 +42,9 @@ from core.conversations.turns import Role, Turn
 from core.errors import CorruptFile, IdeaError
 
 log = logging.getLogger(__name__)
+
+HANDOFF_PACE = 0.5
+"""Seconds between two writes of one conversation's `handoff.md`."""
 
 Report = Callable[[str, str], None]
 """(project root, message): a problem worth telling the user (once per conversation)."""
@@ -117,6 +122,8 @@ class _Thread:
     dirty: bool = False
     flush_queued: bool = False
     at_ms: int = 0
+    flushed_at: float = float("-inf")
+    """`time.monotonic()` of the last handoff write (pacing)."""
 
 
 class ConversationRecorder:
@@ -127,8 +134,10 @@ class ConversationRecorder:
         report: Report | None = None,
         clock_ms: Callable[[], int] = wall_ms,
         new_id: Callable[[], str] = turn_id,
+        pace: float = HANDOFF_PACE,
     ) -> None:
         self.report = report
+        self.pace = pace
         self.clock_ms = clock_ms
         self.new_id = new_id
         self._lock = threading.Lock()
@@ -136,6 +145,8 @@ class ConversationRecorder:
         self._reported: set[tuple[str, str]] = set()
         self._files: dict[str, ConversationFiles] = {}
         self._worker = _Worker()
+        self._paced: dict[tuple[str, str], threading.Timer] = {}
+        """Handoff writes waiting for their conversation's pace (guarded by the lock)."""
         self.appended = 0
         self.handoff_writes = 0
 
@@ -213,6 +224,7 @@ class ConversationRecorder:
         """Wait until queued file work is done, the handoff writes it queued too (tests,
         the viewer, the bench, shutdown). Blocks: never call it on the loop."""
         while self._worker.alive:  # after `close` nothing is left to wait for
+            self._hurry()
             self._worker.submit(lambda: None).result()
             with self._lock:
                 busy = any(t.pending or t.flush_queued for t in list(self._threads.values()))
@@ -248,7 +260,33 @@ class ConversationRecorder:
             thread.flush_queued = thread.flush_queued or queue_flush
         if queue_flush:
             # Behind the turns already queued: a burst of them makes one handoff write.
-            self._submit(self._flush, root, turn.conversation)
+            self._queue_flush(key, thread.flushed_at)
+
+    def _queue_flush(self, key: tuple[str, str], flushed_at: float) -> None:
+        """Queue the handoff write of `key` now, or when its pace allows (a timer)."""
+        wait = flushed_at + self.pace - time.monotonic()
+        if wait <= 0:
+            self._submit(self._flush, *key)
+            return
+        timer = threading.Timer(wait, self._paced_flush, key)
+        timer.daemon = True
+        with self._lock:
+            self._paced[key] = timer
+        timer.start()
+
+    def _paced_flush(self, root: str, conversation: str) -> None:
+        with self._lock:
+            if self._paced.pop((root, conversation), None) is None:
+                return  # `drain` queued it already
+        self._submit(self._flush, root, conversation)
+
+    def _hurry(self) -> None:
+        """Queue the paced handoff writes now (`drain` waits for them)."""
+        with self._lock:
+            paced, self._paced = self._paced, {}
+        for key, timer in paced.items():
+            timer.cancel()
+            self._submit(self._flush, *key)
 
     def _load(self, files: ConversationFiles, key: tuple[str, str]) -> None:
         with self._lock:
@@ -297,6 +335,8 @@ class ConversationRecorder:
                 files.read_handoff(conversation)
             written = files.write_handoff(conversation, handoff)
             self.handoff_writes += 1
+            with self._lock:
+                thread.flushed_at = time.monotonic()
         except CorruptFile as exc:
             with self._lock:
                 thread.frozen = exc.message
@@ -309,8 +349,9 @@ class ConversationRecorder:
             thread.dirty = failed or thread.handoff is not handoff
             again = thread.dirty and not failed and thread.frozen is None
             thread.flush_queued = again
+            flushed_at = thread.flushed_at
         if again:
-            self._submit(self._flush, root, conversation)
+            self._queue_flush(key, flushed_at)
 
     def _rotate(self, root: str, conversations: list[str] | None) -> list[str]:
         files = self.files(root)

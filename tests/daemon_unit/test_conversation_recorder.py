@@ -79,6 +79,35 @@ def test_turns_land_in_order_and_a_burst_makes_few_handoff_writes(
     assert handoff.lines[-1] == "- **Response:** turn 19"
 
 
+def test_turns_that_keep_coming_write_the_handoff_at_its_pace_and_drain_writes_the_last(
+    reports: Recorded, project: Path
+) -> None:
+    recorder = ConversationRecorder(reports, pace=3600)  # no timer fires during the test
+    try:
+        _check_paced_writes(recorder, project)
+    finally:
+        recorder.close()
+
+
+def _check_paced_writes(recorder: ConversationRecorder, project: Path) -> None:
+    # Each turn reaches the worker alone (not a burst): the first is written at once, the
+    # others wait for the pace, and are written together.
+    for n in range(6):
+        recorder.record(str(project), A, B, A if n % 2 == 0 else B,
+                        "prompt" if n % 2 == 0 else "response", f"turn {n}")
+        recorder._worker.submit(lambda: None).result()  # the worker took this turn
+    assert recorder.handoff_writes == 1
+    files = ConversationFiles(project)
+    on_disk = files.read_handoff(CID)
+    assert on_disk is not None and on_disk.lines[-1] == "- **Prompt:** turn 0"
+    handoff, _at = recorder.handoff(str(project), CID)
+    assert handoff is not None and handoff.lines[-1] == "- **Response:** turn 5"  # at once
+    recorder.drain()  # does not wait for the pace: it writes what waits for it now
+    assert recorder.handoff_writes == 2
+    on_disk = files.read_handoff(CID)
+    assert on_disk is not None and on_disk.lines[-1] == "- **Response:** turn 5"
+
+
 def test_pending_turns_are_in_the_handoff_before_the_worker_reaches_them(
     recorder: ConversationRecorder, project: Path
 ) -> None:
