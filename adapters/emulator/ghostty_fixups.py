@@ -38,17 +38,21 @@ CARRY_MAX = 64
 _MOUSE = {b"9": MouseMode.X10, b"1000": MouseMode.NORMAL, b"1002": MouseMode.BUTTON,
           b"1003": MouseMode.ANY}
 # The UTF-8 of the code points that join the cell before them, generously (a false match
-# costs one full copy of the screen in C, a miss leaves a mark unshown until its row changes):
-# combining diacritics and their supplements, Cyrillic/Hebrew/Arabic marks (with the
-# letters of those blocks), the Indic, Thai and Lao blocks, Myanmar and Hangul jamo,
-# zero-width joiners, combining marks for symbols, kana voicing marks, variation selectors
-# and half marks, emoji skin tones, regional indicators, tags.
-_JOINERS = re.compile(
-    rb"\xcc[\x80-\xbf]|\xcd[\x80-\xaf]|\xd2[\x83-\x89]|[\xd6-\xdb][\x80-\xbf]"
-    rb"|\xe0[\xa4-\xbb]|\xe1[\x80-\x87\xaa\xab\xb7]|\xe2\x80[\x8b-\x8d]|\xe2\x83[\x90-\xbf]"
-    rb"|\xe3\x82[\x99\x9a]|\xef\xb8[\x80-\x8f\xa0-\xaf]|\xf0\x9f\x8f[\xbb-\xbf]"
-    rb"|\xf0\x9f\x87[\xa6-\xbf]|\xf3\xa0[\x80-\x87]"
+# costs one full copy of the screen in C, a miss leaves a mark unshown until its row
+# changes). Lead bytes alone: combining diacritics (CC, CD), Cyrillic marks (D2), Hebrew and
+# Arabic (D6-DB), the Indic/Thai/Lao/Tibetan blocks (E0), Myanmar, Hangul jamo and the
+# combining supplements (E1), kana voicing marks (E3), variation selectors and half marks
+# (EF), tags (F3). Agents print E2 (box drawing, bullets) and F0 (emoji) all the time, so
+# those two are looked for with their next bytes: the zero width joiner (of emoji sequences),
+# emoji skin tones, regional indicators. (The zero width non-joiner and the combining marks
+# for symbols come with lead bytes above: Persian or Indic text, a keycap's VS16.)
+_JOINING_LEADS = bytes(
+    1 if byte in (0xCC, 0xCD, 0xD2, 0xE0, 0xE1, 0xE3, 0xEF, 0xF3) or 0xD6 <= byte <= 0xDB
+    else 0
+    for byte in range(256)
 )
+_ZERO_WIDTH_JOINER = b"\xe2\x80\x8d"
+_JOINING_F0 = (b"\xf0\x9f\x8f", b"\xf0\x9f\x87")
 SOFT_RESET = b"\x1b[!p"
 DEC_CPR = b"\x1b[?6n"
 
@@ -78,8 +82,16 @@ def carry_of(data: bytes) -> bytes:
 
 def may_join_a_cell(data: bytes) -> bool:
     """Whether `data` (with the end of the previous read in front: a code point may be cut)
-    may hold a code point that joins the cluster of the cell before it."""
-    return not data.isascii() and _JOINERS.search(data) is not None
+    may hold a code point that joins the cluster of the cell before it. A byte-class
+    `translate` and a few substring scans: a regular expression here cost more than
+    Ghostty's whole parse of an agent's output."""
+    if data.isascii():
+        return False
+    if b"\x01" in data.translate(_JOINING_LEADS):
+        return True
+    if _ZERO_WIDTH_JOINER in data:
+        return True
+    return b"\xf0" in data and any(joiner in data for joiner in _JOINING_F0)
 
 
 def needs_split(data: bytes) -> bool:
