@@ -6,7 +6,11 @@ Four synthetic streams are generated deterministically (seeded): plain log lines
 SGR-heavy log lines, full-screen cursor-addressed repaints, and agent-style output (a TUI
 repainting a boxed region with colours, box drawing and emoji inside synchronized-output
 frames while log lines scroll above it). Each is fed in 16 KiB chunks, the way the daemon
-reads a PTY; idea's emulator also renders its dirty rows every 64 KiB as the daemon will.
+reads a PTY, and idea's backends are driven as the daemon drives them: after every read its
+replies and dirty rows are taken, and the dirty rows are rendered once per frame interval of
+a focused cell (`FRAME_INTERVAL`, 12 ms) — a faster emulator then renders fewer frames per
+megabyte, as it does in the daemon. `--render-every-kib N` renders every N KiB instead (the
+figures earlier sessions printed used 64).
 tmux is timed from `cat FILE` in a detached 120×40 pane until a marker printed after the file
 shows in `capture-pane`. Figures are medians of `--runs` runs; compare ratios, not absolutes:
 these machines are noisy. The scrollback figure is tracemalloc's count for 10,000 lines of
@@ -38,6 +42,7 @@ import pyte
 from adapters.emulator import PyteEmulator
 from adapters.emulator.ghostty_lib import available
 from core.terminal import TerminalEmulator
+from idea_daemon.frames import FRAME_INTERVAL
 
 Factory = Callable[..., TerminalEmulator]
 
@@ -52,7 +57,8 @@ def _backends() -> dict[str, Factory]:
 
 COLS, ROWS = 120, 40
 CHUNK = 16 * 1024
-RENDER_EVERY = 64 * 1024
+RENDER_EVERY: int | None = None
+"""Bytes between two renders, or None for the daemon's frame interval (`--render-every-kib`)."""
 WORDS = [
     "request",
     "worker",
@@ -218,21 +224,39 @@ def time_pyte(data: bytes) -> float:
 
 
 def time_idea(data: bytes, factory: Factory = PyteEmulator) -> float:
-    def run() -> None:
+    def by_bytes(every: int) -> None:
         emulator = factory(COLS, ROWS)
         since_render = 0
         for offset in range(0, len(data), CHUNK):
             emulator.feed(data[offset : offset + CHUNK])
             emulator.take_replies()
             since_render += CHUNK
-            if since_render >= RENDER_EVERY:
+            if since_render >= every:
                 since_render = 0
                 for y in emulator.take_dirty():
                     emulator.render_row(y)
         for y in emulator.take_dirty():
             emulator.render_row(y)
 
-    return _timed(run)
+    def as_the_daemon() -> None:
+        emulator = factory(COLS, ROWS)
+        clock = time.perf_counter
+        rendered = clock()
+        dirty: set[int] = set()
+        for offset in range(0, len(data), CHUNK):
+            emulator.feed(data[offset : offset + CHUNK])
+            emulator.take_replies()
+            dirty |= emulator.take_dirty()
+            if clock() - rendered >= FRAME_INTERVAL:
+                for y in dirty:
+                    emulator.render_row(y)
+                dirty.clear()
+                rendered = clock()
+        for y in dirty | emulator.take_dirty():
+            emulator.render_row(y)
+
+    every = RENDER_EVERY
+    return _timed(as_the_daemon if every is None else lambda: by_bytes(every))
 
 
 def time_tmux(data: bytes, workdir: Path) -> float:
@@ -368,12 +392,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-tmux", action="store_true")
     parser.add_argument("--only", choices=sorted(STREAMS))
+    parser.add_argument("--render-every-kib", type=int, default=0,
+                        help="render every N KiB instead of once per frame interval")
     args = parser.parse_args()
+    global RENDER_EVERY
+    RENDER_EVERY = args.render_every_kib * 1024 or None
     size = int(args.size_mb * 1024 * 1024)
     use_tmux = not args.no_tmux and shutil.which("tmux") is not None
     backends = _backends()
     print(f"{COLS}x{ROWS}, {args.size_mb:g} MB per stream, median of {args.runs} runs, MB/s")
-    print("raw pyte = pyte.Screen alone; the other columns are idea's backends behind the port")
+    print("raw pyte = pyte.Screen alone; the other columns are idea's backends behind the port, "
+          + ("rendered once per frame interval (12 ms) as the daemon does" if RENDER_EVERY is None
+             else f"rendered every {RENDER_EVERY // 1024} KiB"))
     heads = "".join(f"{name:>9}" for name in backends)
     ratios = "".join(f"{name + '/tmux':>14}" for name in backends)
     print(f"{'stream':<12} {'raw pyte':>9}{heads} {'tmux':>8}{ratios}")
