@@ -10,6 +10,7 @@ Example::
     scrollback_lines = 20000       # lines of history kept per cell by the daemon
     refresh_env = ["AWS_PROFILE"]  # more variables taken from the attaching terminal
     emulator = "auto"              # "ghostty" (libghostty-vt), "pyte" (pure Python) or "auto"
+    agent_nice = 5                 # agents yield the CPU to what you type (0: equal share)
 
     [delegation]                   # D9: seconds (tests set them low)
     turn_timeout = 300             # from delivery to the reply
@@ -32,6 +33,7 @@ from core.errors import IdeaError
 
 MAX_SCROLLBACK = 1_000_000
 MAX_CONFIG_BYTES = 1024 * 1024
+MAX_NICE = 19
 
 
 class ConfigError(IdeaError):
@@ -85,6 +87,10 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     Linux x86_64/aarch64 wheels), "pyte" (pure Python, everywhere), or "auto" (ghostty where
     it loads, else pyte). A ghostty that does not load falls back to pyte with the reason
     shown by `idea ls`."""
+    agent_nice: int = 5
+    """How much lower agents' CPU priority is than the shells' (Unix niceness, 0-19): busy
+    agents on a loaded machine then never delay what the user types, and lose nothing when
+    the CPU is free. 0 gives them the same share as everything else."""
     worktree_root: str = ""
     """A folder (absolute, or ~/...) agents' own worktrees may go under when an agent's
     `worktreeDir` (agents.json) names one; besides it only the default
@@ -131,6 +137,9 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
             f"{source}: scrollback_lines must be from 0 to {MAX_SCROLLBACK}, "
             f"got {config.scrollback_lines}"
         )
+    if not 0 <= config.agent_nice <= MAX_NICE:
+        raise ConfigError(
+            f"{source}: agent_nice must be from 0 to {MAX_NICE}, got {config.agent_nice}")
     bounds = config.delegation
     if min(bounds.turn_timeout, bounds.queue_wait_cap, bounds.rendezvous_timeout,
            bounds.poll_max, bounds.progress_every) <= 0 or bounds.queue_cap < 1:

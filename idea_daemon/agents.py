@@ -116,6 +116,8 @@ class AgentRuntime:
         self.persona_store = persona_store
         self.profile_store = profile_store
         self.mcp_available = False
+        self.nice = 0
+        """Steps below the daemon's CPU priority agents run at (config `agent_nice`)."""
         # (runtime, agent id) → (folder, branch) of the agent's own worktree, or None (set
         # by the composition root when git is available; idea_daemon/agent_worktrees.py).
         self.worktree_of: Callable[[ProjectRuntime, str], tuple[str, str] | None] | None = None
@@ -468,7 +470,8 @@ class AgentRuntime:
         )
         cols, rows = self._size_for(runtime, cell)
         session = self.service.programs.spawn_program(
-            launch.spec, cols, rows, agent_id=agent.id, agent_name=agent.name
+            replace(launch.spec, nice=self.nice), cols, rows, agent_id=agent.id,
+            agent_name=agent.name,
         )
         session.project_root = runtime.root
         session.conversation_id = conversation_id

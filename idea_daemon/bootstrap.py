@@ -148,11 +148,12 @@ class SystemClock:
 
 
 def spawn_pty(
-    argv: Sequence[str], *, cwd: str, env: Mapping[str, str], cols: int, rows: int
+    argv: Sequence[str], *, cwd: str, env: Mapping[str, str], cols: int, rows: int,
+    nice: int = 0,
 ) -> Pty:
     """A real program on a real PTY (`adapters.pty`)."""
     try:
-        return PtyProcess.spawn(argv, cwd=cwd, env=env, cols=cols, rows=rows)
+        return PtyProcess.spawn(argv, cwd=cwd, env=env, cols=cols, rows=rows, nice=nice)
     except PtySpawnError as exc:
         raise SpawnFailed(str(exc)) from exc
 
@@ -230,6 +231,8 @@ def build(locations: Locations) -> DaemonServer:
     )
     assert server.service is not None
     server.service.emulator_name = backend.label
+    assert server.agents is not None
+    server.agents.nice = config.agent_nice
     if problem is not None:
         server.service.problems.append(problem)
     if backend.fallback_reason is not None and config.emulator == "ghostty":

@@ -57,9 +57,11 @@ class Pty(Protocol):
 
 class PtySpawner(Protocol):
     def __call__(
-        self, argv: Sequence[str], *, cwd: str, env: Mapping[str, str], cols: int, rows: int
+        self, argv: Sequence[str], *, cwd: str, env: Mapping[str, str], cols: int, rows: int,
+        nice: int = 0,
     ) -> Pty:
-        """Start `argv` on a new PTY; raises `SpawnFailed`."""
+        """Start `argv` on a new PTY, `nice` steps below the daemon's CPU priority; raises
+        `SpawnFailed`."""
 
 
 EmulatorFactory = Callable[[int, int], TerminalEmulator]

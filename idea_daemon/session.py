@@ -55,6 +55,8 @@ class SpawnSpec:
     argv: Sequence[str]
     cwd: str
     env: Mapping[str, str]
+    nice: int = 0
+    """Steps below the daemon's CPU priority (agents: config `agent_nice`)."""
 
 
 @dataclass(slots=True)
@@ -149,6 +151,7 @@ class TerminalSession:
                 env=spec.env,
                 cols=self.emulator.cols,
                 rows=self.emulator.rows,
+                nice=spec.nice,
             )
         except SpawnFailed as exc:
             log.warning("session %s: %s", self.id, exc)

@@ -39,6 +39,7 @@ class FakePty:
         self.env = dict(env)
         self.size = (cols, rows)
         self.sizes: list[tuple[int, int]] = [(cols, rows)]
+        self.nice = 0
         self.written = bytearray()
         self.signals: list[str] = []
         self.foreground: str | None = None
@@ -127,10 +128,11 @@ class FakeSpawner:
     missing: set[str] = field(default_factory=set)
 
     def __call__(self, argv: Sequence[str], *, cwd: str, env: Mapping[str, str],
-                 cols: int, rows: int) -> FakePty:
+                 cols: int, rows: int, nice: int = 0) -> FakePty:
         if argv and argv[0] in self.missing:
             raise SpawnFailed(f"command not found: {argv[0]} (check PATH or the profile)")
         pty = FakePty(argv, cwd, env, cols, rows)
+        pty.nice = nice
         self.spawned.append(pty)
         return pty
 

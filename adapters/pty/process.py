@@ -28,6 +28,18 @@ log = logging.getLogger(__name__)
 _TRAMPOLINE = "import os,sys\nos.login_tty(0)\nos.execvp(sys.argv[1], sys.argv[1:])\n"
 
 
+def _lowered(nice: int) -> list[str]:
+    """The exec-chain prefix that runs a program `nice` steps lower (none if 0, or if the
+    system has no `nice`, which POSIX requires: then the program runs at the same priority)."""
+    if nice <= 0:
+        return []
+    program = shutil.which("nice")
+    if program is None:
+        log.warning("no nice(1) on PATH: programs run at the daemon's priority")
+        return []
+    return [program, "-n", str(nice)]
+
+
 class PtySpawnError(Exception):
     """The program could not be started on a PTY (message is for the user)."""
 
@@ -62,8 +74,11 @@ class PtyProcess:
         env: Mapping[str, str],
         cols: int,
         rows: int,
+        nice: int = 0,
     ) -> PtyProcess:
-        """Start `argv` on a new PTY of `cols` × `rows`.
+        """Start `argv` on a new PTY of `cols` × `rows`, `nice` steps below the daemon's
+        CPU priority (through `nice(1)` in the exec chain: the program's first thread, and
+        every one it makes, starts at that priority).
 
         Raises:
             PtySpawnError: the command is not found, the directory is missing or the
@@ -84,7 +99,7 @@ class PtyProcess:
             _set_winsize(slave, cols, rows)
             os.set_inheritable(slave, False)
             popen = subprocess.Popen(
-                [*_launcher(), *argv],
+                [*_launcher(), *_lowered(nice), *argv],
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,

@@ -27,6 +27,8 @@ def test_settings_are_read() -> None:
         ("scrollback_lines = -1", "scrollback_lines must be from 0"),
         ("prefix = '  '", "prefix must name a key"),
         ("worktree_root = 'trees'", "worktree_root must be an absolute folder"),
+        ("agent_nice = 20", "agent_nice must be from 0 to 19"),
+        ("agent_nice = -1", "agent_nice must be from 0 to 19"),
     ],
 )
 def test_bad_settings_are_explained(text: str, expected: str) -> None:
@@ -47,3 +49,8 @@ def test_bad_file_falls_back_to_defaults_and_is_left_alone(tmp_path: Path) -> No
 
 def test_worktree_root_is_read() -> None:
     assert parse_config("worktree_root = '~/trees'\n").worktree_root == "~/trees"
+
+
+def test_agents_yield_the_cpu_by_default_and_the_setting_is_read() -> None:
+    assert Config().agent_nice == 5
+    assert parse_config("agent_nice = 0\n").agent_nice == 0

@@ -44,6 +44,18 @@ def test_a_new_agent_gets_its_persona_file_and_manifest_entry(unit: UnitDaemon) 
     assert [agent["name"] for agent in manifest["agents"]] == ["Coder"]
 
 
+def test_agents_run_at_the_configured_lower_priority_and_shells_do_not(
+        unit: UnitDaemon) -> None:
+    unit.project()
+    assert unit.server.agents is not None
+    unit.server.agents.nice = 7  # what bootstrap sets from config.toml's agent_nice
+    unit.call("agent_new", name="Coder")
+    unit.call("agent_launch", agent="Coder")
+    agent, shells = unit.spawner.spawned[-1], unit.spawner.spawned[:-1]
+    assert agent.argv[0] == "claude" and agent.nice == 7
+    assert shells and all(pty.nice == 0 for pty in shells)
+
+
 def test_launching_an_agent_starts_its_cli_in_a_new_split(unit: UnitDaemon) -> None:
     root = unit.project()
     unit.call("agent_new", name="Coder")

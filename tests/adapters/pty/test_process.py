@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import select
 import time
 from collections.abc import Callable, Iterator
@@ -126,3 +127,34 @@ def test_user_shell_falls_back(tmp_path: Path) -> None:
     assert user_shell({"SHELL": "/bin/sh"}) == "/bin/sh"
     fallback = user_shell({"SHELL": str(tmp_path / "not-a-shell")})
     assert os.access(fallback, os.X_OK)
+
+
+
+def _niceness_said(output: bytes, name: str) -> int | None:
+    found = re.search(rb"%s=(-?\d+)\s" % name.encode(), output)
+    return int(found.group(1)) if found else None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads niceness in /proc")
+def test_a_program_started_lower_runs_at_that_niceness_and_its_children_too(
+        tmp_path: Path) -> None:
+    expected = min(os.nice(0) + 5, 19)
+    script = ("echo self=$(cut -d' ' -f19 /proc/$$/stat);"
+              " sh -c 'echo child=$(cut -d\\  -f19 /proc/$$/stat)'")
+    pty = PtyProcess.spawn(["sh", "-c", script], cwd=str(tmp_path), env=ENV, cols=80,
+                           rows=24, nice=5)
+    output = read_until(pty, lambda out: _niceness_said(out, "child") is not None)
+    assert _niceness_said(output, "self") == expected
+    assert _niceness_said(output, "child") == expected
+    pty.wait(10)
+    pty.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads niceness in /proc")
+def test_a_program_started_at_niceness_zero_keeps_the_daemons(tmp_path: Path) -> None:
+    pty = PtyProcess.spawn(["sh", "-c", "echo self=$(cut -d' ' -f19 /proc/$$/stat)"],
+                           cwd=str(tmp_path), env=ENV, cols=80, rows=24)
+    output = read_until(pty, lambda out: _niceness_said(out, "self") is not None)
+    assert _niceness_said(output, "self") == os.nice(0)
+    pty.wait(10)
+    pty.close()
