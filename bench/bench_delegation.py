@@ -25,6 +25,8 @@ The caller is the user (`ask` commands on the daemon's socket, as `idea ask` sen
    attached client, a pane running `cat`, sampled in rounds alternating with idea's, under
    the same delegation load (which runs on the same two cores). Targets of the terminal
    engine: idle p50 ≤ 2 ms, busy p99 ≤ 10 ms. `--echo-samples 0` skips this part.
+   The agents run at idea's default `agent_nice` (5 steps lower CPU priority) unless
+   `--agent-nice N` says otherwise (0: the same share as the daemon and the shells).
 """
 
 from __future__ import annotations
@@ -243,6 +245,8 @@ def main() -> int:
     parser.add_argument("--callers", type=int, default=10,
                         help="threads that keep asking while echo is measured")
     parser.add_argument("--tmux", default=shutil.which("tmux") or "")
+    parser.add_argument("--agent-nice", type=int, default=None,
+                        help="config.toml's agent_nice for the run (default: idea's, 5)")
     parser.add_argument("--keep", action="store_true",
                         help="leave the working folder (logs, reports) behind")
     args = parser.parse_args()
@@ -252,6 +256,10 @@ def main() -> int:
             work = Path(tempfile.mkdtemp(prefix="bench-delegation-kept-"))
             print(f"kept in {work}")
         env = make_environment(work)
+        if args.agent_nice is not None:
+            config = locate(env).config_file
+            config.parent.mkdir(parents=True, exist_ok=True)
+            config.write_text(f"agent_nice = {args.agent_nice}\n")
         idea = Idea(env, args.idea)
         project_dir = work / "proj"
         project_dir.mkdir()
