@@ -54,6 +54,61 @@ right is not repeated. The cells of all runs of a row add up to the screen width
 
 Row = tuple[Run, ...]
 
+Links = tuple[tuple[int, str], ...]
+"""A row's hyperlinks (OSC 8): `(run index, URI)` pairs in run order, each URI accepted by
+`core.hyperlinks.safe_uri`."""
+
+
+class LinkedRow(tuple[Run, ...]):
+    """A `Row` some of whose runs are hyperlinks: the runs as any row's, plus `links`.
+
+    Why a subclass and not a fifth run field: rows without links are nearly all rows, and
+    the hot paths (emulators, frames, the client's strips) unpack `(text, fg, bg, attrs)`
+    everywhere; those paths and their types stay as they are, and only a row that has links
+    pays for them. A linked run is always a run of its own (a link boundary cuts runs), so
+    a link never changes a row's text or cell widths.
+
+    Equality and hashing include `links`: a row whose link changed is a changed row (to the
+    daemon's row versions and the client's strip cache), and a plain tuple never equals a
+    `LinkedRow` (Python asks the subclass first, whichever side it is on).
+    """
+
+    links: Links
+
+    def __new__(cls, runs: Iterable[Run], links: Links) -> LinkedRow:
+        row = super().__new__(cls, runs)
+        row.links = links
+        return row
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, LinkedRow) and self.links == other.links
+                and tuple.__eq__(self, other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((tuple.__hash__(self), self.links))
+
+    def __repr__(self) -> str:
+        return f"LinkedRow({tuple.__repr__(self)}, links={self.links!r})"
+
+
+def row_links(row: Row) -> Links:
+    """The hyperlinks of a row, `()` for a row without any.
+
+    >>> row_links(LinkedRow([("see ", -1, -1, 0), ("docs", -1, -1, 0)], ((1, "https://x"),)))
+    ((1, 'https://x'),)
+    >>> row_links((("plain", -1, -1, 0),))
+    ()
+    """
+    return row.links if type(row) is LinkedRow else ()
+
+
+def with_links(runs: Iterable[Run], links: Links) -> Row:
+    """The row of `runs` with `links`: a `LinkedRow` only if there are any."""
+    return LinkedRow(runs, links) if links else tuple(runs)
+
 
 class CursorShape(IntEnum):
     """DECSCUSR shapes; the emulator reports what the program asked for."""

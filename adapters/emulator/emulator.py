@@ -135,7 +135,9 @@ class PyteEmulator:
 
     def render_row(self, y: int) -> Row:
         screen = self._screen
-        return render_line(screen.grid[y], screen.table, screen.reverse_video)
+        row = render_line(screen.grid[y], screen.table, screen.reverse_video)
+        # Only a screen that has links alive pays for looking at its runs' link bits.
+        return screen.links.resolve(row) if screen.links.ids else row
 
     def row_text(self, y: int) -> str:
         return row_text(self.render_row(y))
@@ -158,10 +160,10 @@ class PyteEmulator:
         history = self._screen.history
         start = max(start, 0)
         stop = min(start + max(count, 0), len(history))
-        cols = self._screen.columns
-        return [
-            expand_history(history[index], self._screen.table, cols) for index in range(start, stop)
-        ]
+        screen = self._screen
+        cols = screen.columns
+        rows = [expand_history(history[index], screen.table, cols) for index in range(start, stop)]
+        return [screen.links.resolve(row) for row in rows] if screen.links.ids else rows
 
     # -- beyond the port ----------------------------------------------------------------
 

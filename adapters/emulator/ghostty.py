@@ -45,9 +45,11 @@ from adapters.emulator.ghostty_rows import (
     style_tuple,
 )
 from adapters.emulator.ghostty_text import text_of
+from adapters.emulator.links import OSC_URI_LIMIT
 from adapters.emulator.osc import handle_osc
 from adapters.emulator.reports import MAX_REPLY_CHARS, queue_event
 from adapters.emulator.stream import MAX_STRING
+from core.hyperlinks import safe_uri
 from core.terminal import (
     Cursor,
     CursorShape,
@@ -84,6 +86,9 @@ class _OscSink:
 
     def add_event(self, event: TerminalEvent) -> None:
         queue_event(self.events, event)
+
+    def set_link(self, uri: str | None) -> None:
+        """Never called: libghostty-vt handles OSC 8 itself and keeps links in its cells."""
 
 
 class GhosttyEmulator:
@@ -142,6 +147,15 @@ class GhosttyEmulator:
         self._graphemes = ffi.new("uint32_t[]", MAX_GRAPHEME)
         self._style_bytes = ffi.buffer(self._style)
         self._styles: dict[bytes, Style] = {}
+        # Asking a linked cell's URI (only rows with linked cells do): the cell's place in
+        # the viewport, the grid reference it gives, a buffer one byte longer than any URI
+        # libghostty-vt keeps (a URI filling it is refused).
+        self._point = ffi.new("IdeaPointS*")
+        self._point.tag = lib.GHOSTTY_POINT_TAG_VIEWPORT
+        self._grid_ref = ffi.new("GhosttyGridRef*")
+        self._grid_ref.size = ffi.sizeof("GhosttyGridRef")
+        self._uri = ffi.new("uint8_t[]", OSC_URI_LIMIT + 1)
+        self._row_y = 0
         # Hot-path functions and keys, looked up once (attribute access on `lib` is not free).
         self._row_get = lib.ghostty_render_state_row_get
         self._cell_select = lib.ghostty_render_state_row_cells_select
@@ -717,7 +731,7 @@ class GhosttyEmulator:
                 and (same_pages or page_free(raw) or self._same_styles(iterator, y))):
             return  # rewritten with the same cells: nothing to show again
         if build:
-            row = self._build(iterator, raw)
+            row = self._build(iterator, raw, y)
             cache = self._rows_cache
             if cache[y] != row:
                 cache[y] = row
@@ -731,10 +745,11 @@ class GhosttyEmulator:
             self._dirty.add(y)
             raws[y] = raw
 
-    def _build(self, iterator: Any, raw: bytes) -> Row:
+    def _build(self, iterator: Any, raw: bytes, y: int) -> Row:
         self._row_iterator, self._positioned, self._serial, self._raw = iterator, False, -1, raw
         self._seen = []
-        return build_row(raw, self._style_at, self._grapheme_at, self._reverse)
+        self._row_y = y
+        return build_row(raw, self._style_at, self._grapheme_at, self._reverse, self._uri_at)
 
     def _same_styles(self, iterator: Any, y: int) -> bool:
         """Row y's style ids still mean the styles its build saw. Equal raw cells are not
@@ -766,15 +781,16 @@ class GhosttyEmulator:
         iterator = self._rows_iterator()
         rows: list[Row] = []
         while len(rows) < count and lib.ghostty_render_state_row_iterator_next(iterator):
-            rows.append(self._read_row(iterator, False))
+            rows.append(self._read_row(iterator, False, len(rows)))
         return rows
 
-    def _read_row(self, iterator: Any, reverse: bool) -> Row:
+    def _read_row(self, iterator: Any, reverse: bool, y: int) -> Row:
         view = self._view
         _check(self._row_get(iterator, self._key_cells_raw, view), "row cells")
         raw = self._ffi.buffer(view.ptr, view.len * 8)[:]
         self._row_iterator, self._positioned, self._serial, self._raw = iterator, False, -1, raw
-        return build_row(raw, self._style_at, self._grapheme_at, reverse)
+        self._row_y = y
+        return build_row(raw, self._style_at, self._grapheme_at, reverse, self._uri_at)
 
     def _row_cells(self) -> Any:
         """The cell iterator, on the row being read (positioned once per row, if needed)."""
@@ -820,6 +836,30 @@ class GhosttyEmulator:
             self._style_bytes[:] = data
             style = self._styles[data] = style_tuple(self._lib, self._style)
         return style
+
+    def _uri_at(self, x: int) -> str | None:
+        """The URI of the link of the cell at column x of the row being read (its viewport
+        row: the render state was updated from the terminal as it is now), or None if there
+        is none or `safe_uri` refuses it."""
+        # A row's links are kept in its page, like its clusters, and not checked by
+        # `_same_styles`: a row with links is always built again (see `_row_styles`).
+        self._seen = None
+        lib, point, uri = self._lib, self._point, self._uri
+        point.value.x, point.value.y = x, self._row_y
+        if lib.ghostty_terminal_grid_ref(self._t, point[0], self._grid_ref):
+            return None
+        # Non-zero (GHOSTTY_OUT_OF_SPACE) for a URI filling the buffer: longer than any
+        # libghostty-vt keeps, refused rather than cut.
+        if lib.ghostty_grid_ref_hyperlink_uri(self._grid_ref, uri, len(uri), self._size):
+            return None
+        length = int(self._size[0])
+        if not 0 < length < len(uri):
+            return None
+        try:
+            text = self._ffi.buffer(uri, length)[:].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        return safe_uri(text)
 
     def _grapheme_at(self, x: int) -> str:
         self._seen = None  # a row with clusters is always built again (see `_row_styles`)

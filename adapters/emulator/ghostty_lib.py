@@ -24,7 +24,8 @@ from typing import Any
 
 # Enumerations are ints in the C ABI (each C enum has a 0x7FFFFFFF member); a tagged union
 # passed by value (the scroll-viewport request) is declared as a layout-identical struct,
-# which ABI-mode cffi can pass (libffi cannot pass unions).
+# which ABI-mode cffi can pass (libffi cannot pass unions); so is the grid point (`IdeaPointS`,
+# `GhosttyPoint`'s twin) that asks a cell's hyperlink.
 CDEF = r"""
 typedef struct GhosttyTerminalImpl* GhosttyTerminal;
 typedef struct GhosttyRenderStateImpl* GhosttyRenderState;
@@ -88,6 +89,9 @@ typedef struct {
   int visual_style;
 } GhosttyRenderStateCursor;
 typedef struct { int tag; uint64_t value[2]; } IdeaScrollViewportS;
+typedef struct { size_t size; void* node; uint16_t x; uint16_t y; } GhosttyGridRef;
+typedef struct { uint16_t x; uint32_t y; uint64_t _pad; } IdeaPointValueS;
+typedef struct { int tag; IdeaPointValueS value; } IdeaPointS;
 typedef struct { uint64_t bits[2]; } GhosttyRenderStateRowId;
 
 typedef void (*GhosttyTerminalBellFn)(GhosttyTerminal, void*);
@@ -111,6 +115,9 @@ int ghostty_terminal_set(GhosttyTerminal terminal, int option, const void* value
 void ghostty_terminal_vt_write(GhosttyTerminal terminal, const uint8_t* data, size_t len);
 int ghostty_terminal_get(GhosttyTerminal terminal, int data, void* out);
 void ghostty_terminal_scroll_viewport(GhosttyTerminal terminal, IdeaScrollViewportS behavior);
+int ghostty_terminal_grid_ref(GhosttyTerminal terminal, IdeaPointS point, GhosttyGridRef* out_ref);
+int ghostty_grid_ref_hyperlink_uri(const GhosttyGridRef* ref, uint8_t* buf, size_t buf_len,
+    size_t* out_len);
 
 int ghostty_render_state_new(const void* allocator, GhosttyRenderState* state);
 void ghostty_render_state_free(GhosttyRenderState state);
@@ -169,6 +176,7 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_LEN 3
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_BUF 4
 #define GHOSTTY_SCROLL_VIEWPORT_BOTTOM 1
+#define GHOSTTY_POINT_TAG_VIEWPORT 1
 #define GHOSTTY_SCROLL_VIEWPORT_ROW 3
 #define GHOSTTY_STYLE_COLOR_PALETTE 1
 #define GHOSTTY_STYLE_COLOR_RGB 2

@@ -8,6 +8,8 @@ A raw cell is Ghostty's packed 64-bit `page.Cell` (read through the render state
     bits 26-41 the style id (0 = default; resolved through the row's cell iterator)
     bits 42-43 width: 0 narrow, 1 wide, 2 spacer tail (right half of a wide char),
                3 spacer head (a wide char that wrapped, leaving the last column empty)
+    bit 45     the cell carries a hyperlink (OSC 8), kept in its page: its URI is asked
+               through the backend (`uri_at`) only for rows that have such cells
 
 The layout is checked against `ghostty_cell_get` by the backend's tests. A style id means
 something only inside its page, so styles are looked up per row (once per distinct id) and
@@ -23,6 +25,7 @@ from typing import Any
 
 from wcwidth import wcwidth
 
+from adapters.emulator.links import cut_at_links
 from core.terminal import DEFAULT_COLOR, TRUECOLOR_FLAG, Attr, Row, Run
 
 Style = tuple[int, int, int]
@@ -33,6 +36,7 @@ _KEY_BITS = (1 << 42) - 1  # a cell's style id (bits 26-41), or a colour-only ce
 # no cell ever holds, removed from each run's text afterwards.
 _TAIL = "\ud800"
 _SPECIAL = (3 << 42) | 3  # a width other than narrow, or content other than a code point
+_LINKED = 1 << 45
 _REVERSE = int(Attr.REVERSE)
 _UNDERLINES = (
     0,
@@ -93,12 +97,13 @@ def bg_style(raw: int) -> Style:
 
 
 @lru_cache(maxsize=64)
-def _masks(count: int) -> tuple[int, int, int, int, int, int]:
+def _masks(count: int) -> tuple[int, int, int, int, int, int, int]:
     """Per-row bit masks for `count` cells (a row as one integer, cell x at bits 64x..).
 
-    `(special, non_ascii, wide_cp, cp21, key16, unit)`: a width or content other than a
-    narrow code point; a code point of 128 or more; one of 256 or more; the code point
-    field; the style id field (shifted down to bit 0); 1 in every cell's lowest bit.
+    `(special, non_ascii, wide_cp, cp21, key16, unit, linked)`: a width or content other
+    than a narrow code point; a code point of 128 or more; one of 256 or more; the code
+    point field; the style id field (shifted down to bit 0); 1 in every cell's lowest bit;
+    the hyperlink bit.
     """
     unit = sum(1 << (64 * x) for x in range(count))
     return (
@@ -108,6 +113,7 @@ def _masks(count: int) -> tuple[int, int, int, int, int, int]:
         unit * 0x1FFFFF,
         unit * 0xFFFF,
         unit,
+        unit * _LINKED,
     )
 
 
@@ -116,6 +122,7 @@ def build_row(
     style_at: Callable[[int, int], Style],
     grapheme_at: Callable[[int], str],
     reverse: bool = False,
+    uri_at: Callable[[int], str | None] | None = None,
 ) -> Row:
     """The runs of one row.
 
@@ -126,16 +133,43 @@ def build_row(
         grapheme_at: The whole cluster of the cell at column x (content tag 1).
         reverse: DECSCNM (reverse video) is on: every run's REVERSE bit flips, as pyte's
             backend does.
+        uri_at: The URI of the link of the cell at column x (only asked for cells whose
+            hyperlink bit is set), or None if refused; without it links are left out.
 
     The common row (every cell narrow, holding a code point or nothing) is decoded with a
     handful of whole-row operations on the row as one integer, never a Python step per
-    cell: a 120-column row costs a few microseconds plus one step per run.
+    cell: a 120-column row costs a few microseconds plus one step per run. A row without
+    links pays one more mask operation for them; a row with links a call per linked cell.
     """
     count = len(raw) // 8
     if not count:
         return ()
-    special, non_ascii, wide_cp, cp21, key16, unit = _masks(count)
+    masks = _masks(count)
     whole = int.from_bytes(raw, "little")
+    row = _runs(raw, whole, masks, style_at, grapheme_at, reverse)
+    if whole & masks[6] and uri_at is not None:
+        return cut_at_links(row, _linked_columns(whole, masks[5], len(raw)), uri_at)
+    return row
+
+
+def _linked_columns(whole: int, unit: int, size: int) -> list[int]:
+    """Columns whose cell has the hyperlink bit, less right halves of wide characters."""
+    tails = (whole >> 43) & ~(whole >> 42) & unit
+    flags = (((whole >> 45) & unit) & ~tails).to_bytes(size, "little")[::8]
+    return [x for x, flag in enumerate(flags) if flag]
+
+
+def _runs(
+    raw: bytes,
+    whole: int,
+    masks: tuple[int, int, int, int, int, int, int],
+    style_at: Callable[[int, int], Style],
+    grapheme_at: Callable[[int], str],
+    reverse: bool,
+) -> Row:
+    """`build_row` without links."""
+    count = len(raw) // 8
+    special, non_ascii, wide_cp, cp21, key16, unit, _linked = masks
     if whole & special:
         return _special_row(raw, whole, style_at, grapheme_at, reverse)
     codes = ((whole >> 2) & cp21).to_bytes(len(raw), "little")
@@ -203,7 +237,7 @@ def _special_row(
     than Ghostty, take the per-cell path."""
     size = len(raw)
     count = size // 8
-    _special, _non_ascii, wide_cp, cp21, _key16, unit = _masks(count)
+    _special, _non_ascii, wide_cp, cp21, _key16, unit, _linked = _masks(count)
     colour_only = (whole >> 1) & unit  # content tag 2 or 3
     if whole & ~(whole >> 1) & unit:  # content tag 1: a grapheme cluster
         return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)

@@ -1,4 +1,5 @@
-"""Operating System Commands (`ESC ] code ; payload ST`): title, cwd, clipboard, notifications.
+"""Operating System Commands (`ESC ] code ; payload ST`): title, cwd, clipboard, notifications,
+hyperlinks.
 
 Called by the stream with the payload already bounded in length; it updates the screen's
 title/cwd and queues `TerminalEvent`s. Nothing here answers the program: reading the
@@ -16,6 +17,8 @@ import re
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
+from adapters.emulator.links import too_long
+from core.hyperlinks import safe_uri
 from core.safe_text import MAX_NOTICE, MAX_TITLE, clean
 from core.terminal import TerminalEvent, TerminalEventKind
 
@@ -32,6 +35,8 @@ class OscTarget(Protocol):
 
     def add_event(self, event: TerminalEvent) -> None: ...
 
+    def set_link(self, uri: str | None) -> None:
+        """Link the cells printed from now on to `uri` (None: to nothing)."""
 
 
 def parse_cwd(url: str) -> str | None:
@@ -103,5 +108,19 @@ def handle_osc(target: OscTarget, payload: str) -> None:
         message = clean(_notify_777(rest) or "", MAX_NOTICE).strip()
         if message:
             target.add_event(TerminalEvent(TerminalEventKind.NOTIFY, message))
-    # 8 (hyperlinks: the text is kept, the link dropped), 10/11 colour queries and settings,
-    # 133 prompt marks and the rest are ignored.
+    elif code == "8":
+        _hyperlink(target, rest)
+    # 10/11 colour queries and settings, 133 prompt marks and the rest are ignored.
+
+
+def _hyperlink(target: OscTarget, rest: str) -> None:
+    """`OSC 8 ; params ; URI`: open a link (an empty URI closes it). The parameters (`id=`
+    joins separate stretches into one link for hovering) are not kept: the client's
+    terminal gets an id per stretch, and a link is known by its URI. A URI `safe_uri`
+    refuses closes the link, so its text shows unlinked. Ignored, the open link staying
+    open, as libghostty-vt does: `OSC 8` without its second `;` (malformed), and a URI
+    longer than libghostty-vt keeps (`links.too_long`)."""
+    _params, separator, uri = rest.partition(";")
+    if not separator or too_long(uri):
+        return
+    target.set_link(safe_uri(uri) if uri else None)

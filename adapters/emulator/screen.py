@@ -91,6 +91,7 @@ class IdeaScreen(ReportingScreen):
         self.charset_map = None
         self.default_tabs()
         self.cursor = Cursor(0, 0)
+        self.set_link(None)
         self._set_style(DEFAULT_STYLE)
         self.autowrap = True
         self.insert_mode = False
@@ -109,7 +110,7 @@ class IdeaScreen(ReportingScreen):
         self.cursor.hidden = False
         self.app_keypad = False
         self.margins = None
-        self._set_style(DEFAULT_STYLE)
+        self._set_style(self.linked(DEFAULT_STYLE))  # the link stays open (xterm, Ghostty)
         self.saved = None
 
     # -- whole-screen and repeat ------------------------------------------------------
@@ -203,6 +204,7 @@ class IdeaScreen(ReportingScreen):
             return  # entering again, or leaving while not on it, changes nothing else
         self.mode -= {47 << 5, 1047 << 5, 1049 << 5}
         self.all_dirty = True
+        self.set_link(None)  # each screen has its own cursor, which has no link yet (Ghostty)
         if on:
             # The alternate screen starts blank every time, as in tmux; clearing it ends the
             # text the last history line continued (tmux's grid does the same).
@@ -231,7 +233,7 @@ class IdeaScreen(ReportingScreen):
             x, y, style = self.alt_saved
             self.cursor.x = min(x, self.columns - 1)
             self.cursor.y = min(y, self.lines - 1)
-            self._set_style(style)
+            self._set_style(self.linked(style))
 
     def set_cursor_style(self, code: int) -> None:
         """DECSCUSR (`CSI n SP q`)."""
@@ -271,11 +273,12 @@ class IdeaScreen(ReportingScreen):
         if saved is None:
             self.mode.discard(mo.DECOM)
             self.cursor.x = self.cursor.y = 0
-            self._set_style(DEFAULT_STYLE)
+            self._set_style(self.linked(DEFAULT_STYLE))
             return
         self.cursor.x = min(saved.x, self.columns - 1)
         self.cursor.y = min(saved.y, self.lines - 1)
-        self._set_style(saved.style)
+        # The link open now stays open: a saved cursor does not hold one (xterm, Ghostty).
+        self._set_style(self.linked(saved.style))
         self.mode.discard(mo.DECOM)
         if saved.origin:
             self.mode.add(mo.DECOM)

@@ -6,6 +6,11 @@ text) for the others; a miss compiles the parameters once (`styles.compile_sgr`)
 stored in cells as 2-byte ids from a bounded `StyleTable`; when it fills, the ids no cell,
 scrollback line or saved cursor uses are freed, and if most are still alive, truecolor styles
 fall back to their nearest 256-colour palette entry instead of growing memory without bound.
+
+The current hyperlink (OSC 8) is part of the style: its id sits above the SGR bits of the
+attributes (`links.LINK_SHIFT`), where SGR operations never touch it (an `SGR 0` keeps the
+link, as in xterm and libghostty-vt). So the cache of SGRs that start with a reset, whose
+states hold no link, is not used while a link is open.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import sys
 
 from adapters.emulator.canvas import CanvasScreen
 from adapters.emulator.grid import DEFAULT_KEY, MAX_STYLES, StyleTable
+from adapters.emulator.links import ATTR_MASK, LINK_SHIFT, LinkTable
 from adapters.emulator.styles import (
     DEFAULT_STYLE,
     SgrOp,
@@ -40,6 +46,10 @@ _DEC_GRAPHICS = str.maketrans(
 MAX_CACHED_SGR = 64
 TRUECOLOR_ROOM = MAX_STYLES * 3 // 4
 FALLBACKS_BEFORE_RETRY = 4096
+LINKS_BEFORE_RETRY = 256
+"""New links dropped (the table full of live ones) before a collection is tried again."""
+# Looked up instead of the reset-SGR cache while a link is open; never written to.
+_NO_CACHE: dict[str, tuple[Style, bytes, bytes]] = {}
 
 
 class StyledScreen(CanvasScreen):
@@ -49,7 +59,12 @@ class StyledScreen(CanvasScreen):
         self.table = StyleTable()
         self.fallbacks = 0
         self.style: Style = DEFAULT_STYLE
-        self.sgr_absolute: dict[str, tuple[Style, bytes, bytes]] = {}
+        self.absolute_cache: dict[str, tuple[Style, bytes, bytes]] = {}
+        self.sgr_absolute = self.absolute_cache
+        self.links = LinkTable()
+        self.link = 0
+        """The id of the link open now (OSC 8), 0 for none."""
+        self.link_retry = 0
         self.sgr_relative: dict[tuple[bytes, str], tuple[Style, bytes, bytes]] = {}
         self.sgr_ops: dict[str, SgrOp] = {}
         self.g0_graphics = False
@@ -85,7 +100,7 @@ class StyledScreen(CanvasScreen):
         if style != self.style:
             self._set_style(style)
         state = (self.style, self.key, self.blank)
-        cache = self.sgr_absolute if is_absolute(op) else self.sgr_relative
+        cache = self.sgr_absolute if is_absolute(op) and not self.link else self.sgr_relative
         if len(cache) >= 4096:
             cache.clear()
         if cache is self.sgr_absolute:
@@ -93,6 +108,27 @@ class StyledScreen(CanvasScreen):
         else:
             self.sgr_relative[token] = state
         return state
+
+    def set_link(self, uri: str | None) -> None:
+        """OSC 8: cells printed from now on link to `uri` (None: to nothing; `osc.py` has
+        checked it). When the table is full of links still shown, the text goes unlinked."""
+        link = 0
+        if uri is not None:
+            link = self.links.id_of(uri)
+            if not link and self.link_retry <= 0:
+                self._collect_styles()  # frees the links no cell shows any more
+                link = self.links.id_of(uri)
+                self.link_retry = 0 if link else LINKS_BEFORE_RETRY
+            elif not link:
+                self.link_retry -= 1
+        if link != self.link:
+            self.link = link
+            self.sgr_absolute = _NO_CACHE if link else self.absolute_cache
+            self._set_style(self.linked(self.style))
+
+    def linked(self, style: Style) -> Style:
+        """`style` with the link open now (and no other)."""
+        return (style[0], style[1], (style[2] & ATTR_MASK) | (self.link << LINK_SHIFT))
 
     def _set_style(self, style: Style) -> None:
         if style[1] != self.style[1] or style is DEFAULT_STYLE:
@@ -137,7 +173,10 @@ class StyledScreen(CanvasScreen):
         for style in self.saved_styles():
             live.add(int.from_bytes(self.table.keys.get(style, DEFAULT_KEY), sys.byteorder))
         self.table.collect(live)
-        self.sgr_absolute.clear()
+        links = {self.link}
+        links.update(style[2] >> LINK_SHIFT for style in self.table.styles if style is not None)
+        self.links.collect(links)
+        self.absolute_cache.clear()
         self.sgr_relative.clear()
 
     def select_graphic_rendition(self, *attrs: int) -> None:
