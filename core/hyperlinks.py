@@ -14,6 +14,10 @@ they leave it), so neither side relies on the other.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from core.terminal import Links, Row, with_links
+
 MAX_URI = 2048
 """Characters a link target may have; longer ones are refused (browsers and terminals
 commonly cap URLs around 2 KB; a hostile program could otherwise send megabytes)."""
@@ -44,3 +48,17 @@ def safe_uri(uri: str) -> str | None:
     if not colon or scheme.lower() not in SCHEMES:
         return None
     return uri
+
+
+def attach_links(row: Row, links: Iterable[tuple[int, str]]) -> Row:
+    """`row` with the links that came beside it from elsewhere (the daemon), each kept only
+    if it names one of the row's runs and `safe_uri` accepts its URI.
+
+    >>> attach_links((("see ", -1, -1, 0), ("docs", -1, -1, 0)), [(1, "https://x"), (7, "https://y")])
+    LinkedRow((('see ', -1, -1, 0), ('docs', -1, -1, 0)), links=((1, 'https://x'),))
+    """
+    kept: Links = tuple(
+        (index, uri) for index, uri in links
+        if 0 <= index < len(row) and safe_uri(uri) is not None
+    )
+    return with_links(row, kept)

@@ -110,6 +110,12 @@ def with_links(runs: Iterable[Run], links: Links) -> Row:
     return LinkedRow(runs, links) if links else tuple(runs)
 
 
+def links_of_rows(rows: Iterable[tuple[int, Row]]) -> list[tuple[int, Links]]:
+    """`(key, links)` for the rows that have links, as they travel beside rows on the wire
+    (`adapters.ipc.messages.CellFrame.links`)."""
+    return [(key, row.links) for key, row in rows if type(row) is LinkedRow]
+
+
 class CursorShape(IntEnum):
     """DECSCUSR shapes; the emulator reports what the program asked for."""
 

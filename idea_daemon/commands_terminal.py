@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import re
 
+import msgspec
+
 from adapters.ipc import commands as rpc
 from core.keys import parse_key_spec, wrap_paste
 from core.limits import MAX_PATTERN, wait_seconds
-from core.terminal import Row, row_text, rows_to_ansi
+from core.terminal import Row, links_of_rows, row_text, rows_to_ansi
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.command_table import command, entries
 from idea_daemon.commands import _svc, target
@@ -105,7 +107,9 @@ def history(server: DaemonServer, client: ClientConnection,
     if start > size:
         raise CommandError(f"start must be a whole number from 0 to {size}", "bad_request")
     rows = session.emulator.render_history(start, min(p.count, size - start))
-    return rpc.HistoryAnswer(size=size, start=start, rows=list(rows))
+    links = links_of_rows(enumerate(rows))
+    return rpc.HistoryAnswer(size=size, start=start, rows=list(rows),
+                             links=links if links else msgspec.UNSET)
 
 
 def monitor(server: DaemonServer, client: ClientConnection,

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from adapters.ipc.messages import CellFrame, CellTitle, Clipboard, Notice
+from core.terminal import links_of_rows
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.echo_turns import EchoFirst
 from idea_daemon.scene import build_scene, visible_sessions
@@ -307,6 +308,7 @@ class FrameSender:
                 full=full,
                 mouse=modes.mouse != 0,
                 alt_screen=modes.alt_screen,
+                links=links_of_rows(lines),
             )
         )
         client.frames_sent += 1

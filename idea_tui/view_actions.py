@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 from textual.screen import Screen
 
 from adapters.ipc.messages import BorderInfo
+from core.hyperlinks import attach_links
 from core.terminal import Row
 from idea_tui.copy_mode import CopyMode, Outcome
 
 if TYPE_CHECKING:
+    from adapters.ipc.commands import HistoryAnswer
     from idea_tui.ports import AppHost, Runner
     from idea_tui.widgets.workspace_view import WorkspaceView
 
@@ -124,12 +126,12 @@ class ViewActions:
                              start=0, count=0)
         size = info.size if info is not None else 0
         start = max(0, size - COPY_MODE_LINES)
-        rows: list[Any] = []
+        history: list[Row] = []
         if size:
             chunk = await call_as(self.runner, HistoryAnswer, "history", target=f"%{cell_id}",
                                   start=start, count=size - start)
-            rows = chunk.rows if chunk is not None else []
-        history = [_row(row) for row in rows]
+            if chunk is not None:
+                history = history_rows(chunk)
         cursor = (mirror.cursor[0], mirror.cursor[1])
         mirror.copy = CopyMode.start(history, list(mirror.lines), mirror.cols, mirror.rows, cursor)
         self.app.status.set_mode("COPY")
@@ -178,5 +180,15 @@ class ViewActions:
 
 def _row(row: Any) -> Row:
     return tuple((str(run[0]), int(run[1]), int(run[2]), int(run[3])) for run in row)
+
+
+def history_rows(answer: HistoryAnswer) -> list[Row]:
+    """The scrollback rows of a `history` answer, with their hyperlinks."""
+    rows = [_row(row) for row in answer.rows]
+    if isinstance(answer.links, list):  # else UNSET: no row has links
+        for index, links in answer.links:
+            if 0 <= index < len(rows):
+                rows[index] = attach_links(rows[index], links)
+    return rows
 
 

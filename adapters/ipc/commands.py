@@ -412,6 +412,9 @@ class HistoryAnswer(Answer, kw_only=True):
     size: int
     rows: list[Any]
     start: int | msgspec.UnsetType = msgspec.UNSET
+    links: list[tuple[int, tuple[tuple[int, str], ...]]] | msgspec.UnsetType = msgspec.UNSET
+    """`(index in rows, links)` for the rows with hyperlinks (as `CellFrame.links`); not
+    sent when no row has any."""
 
 
 class MonitorAnswer(Answer, kw_only=True):

@@ -16,6 +16,10 @@ PROTOCOL_VERSION = 2
 # Rows travel as the Run tuples of core.terminal: (text, fg, bg, attrs).
 WireRun = tuple[str, int, int, int]
 WireRow = tuple[WireRun, ...]
+# A row's hyperlinks (core.terminal.Links): (run index, URI) pairs. They travel beside the
+# rows, in a field left out when empty, so a row without links is encoded exactly as before
+# and a peer that does not know the field ignores it (msgspec skips unknown fields).
+WireLinks = tuple[tuple[int, str], ...]
 
 
 class _Msg(msgspec.Struct, tag_field="t", array_like=False, omit_defaults=True):
@@ -207,6 +211,9 @@ class CellFrame(_Msg, tag="frame"):
     """The program asked for mouse reports (the client forwards the mouse instead of
     scrolling or selecting)."""
     alt_screen: bool = False
+    links: list[tuple[int, WireLinks]] = []
+    """`(y, links)` for the rows of `lines` that have hyperlinks (OSC 8), none for the others
+    (`core.terminal.LinkedRow`; the client checks each URI again)."""
 
 
 class CellTitle(_Msg, tag="title"):

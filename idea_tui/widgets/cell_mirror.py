@@ -13,6 +13,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from adapters.ipc.messages import CellFrame, CellInfo
+from core.hyperlinks import attach_links
 from core.terminal import Row
 from idea_tui.copy_mode import CopyMode
 from idea_tui.widgets.row_render import RowRenderer
@@ -51,6 +52,9 @@ class CellMirror:
                 self.lines[y] = row
                 self._strips.pop(y, None)
                 changed.add(y)
+        for y, links in frame.links:
+            if 0 <= y < self.rows:
+                self.lines[y] = attach_links(self.lines[y], links)
         old_y = self.cursor[1]
         if frame.cursor != self.cursor:
             changed.update((old_y, frame.cursor[1]))

@@ -24,6 +24,11 @@ rendered so that Rich measures it at its daemon width:
 
 Runs whose characters both tables call one cell wide (ASCII, Latin, Greek, Cyrillic, box
 drawing, blocks, Braille, private-use icons, ...) skip all this with one set lookup in C.
+
+A row with hyperlinks (`core.terminal.LinkedRow`, OSC 8 from the program) is drawn the slow
+way, its linked runs with a Rich `link` style added: Textual writes such a segment between
+`ESC ] 8 ; id=… ; URI ST` and `ESC ] 8 ; ; ST`, so the user's terminal makes it a
+link. The look stays the program's (no underline added: terminals mark links on hover).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from core.terminal import DEFAULT_COLOR, TRUECOLOR_FLAG, Attr, Row
+from core.terminal import DEFAULT_COLOR, TRUECOLOR_FLAG, Attr, LinkedRow, Row
 
 _ZWJ = "\u200d"
 _FALLBACK = "?"
@@ -187,6 +192,7 @@ class RowRenderer:
 
     def __init__(self) -> None:
         self._styles: dict[tuple[int, int, int], Style] = {}
+        self._linked: dict[tuple[Style, str], Style] = {}
         self._fitted: dict[str, Fitted] = {}
         self._rows: dict[tuple[Row, int], Strip] = {}
         self._is_single_cell = is_single_cell_text
@@ -200,6 +206,17 @@ class RowRenderer:
                 self._styles.clear()
             style = self._styles[key] = make_style(fg, bg, attrs)
         return style
+
+    def linked(self, style: Style, uri: str) -> Style:
+        """`style` linking to `uri`, cached: the same link id (Rich gives one per Style)
+        while the link stays on screen, so the user's terminal sees one link, not many."""
+        key = (style, uri)
+        linked = self._linked.get(key)
+        if linked is None:
+            if len(self._linked) >= _STYLE_CACHE_SIZE:
+                self._linked.clear()
+            linked = self._linked[key] = style + Style(link=uri)
+        return linked
 
     def fit(self, text: str) -> Fitted:
         """`fit_text`, cached: the same texts come back row after row."""
@@ -223,6 +240,9 @@ class RowRenderer:
 
     def render(self, row: Row, width: int) -> Strip:
         """The row as a Strip of exactly `width` cells: cropped, or padded with blanks."""
+        if type(row) is LinkedRow:
+            return Strip([Segment(text, style) for (text, *_), style in self._layout(row, width)],
+                         width)
         segments: list[Segment] = []
         append = segments.append
         styles = self._styles
@@ -290,7 +310,8 @@ class RowRenderer:
         """What `render` draws, run by run, with each run's cell groups (the slow way)."""
         runs: list[tuple[Fitted, Style]] = []
         cells = 0
-        for text, fg, bg, attrs in row:
+        links = dict(row.links) if type(row) is LinkedRow else {}
+        for index, (text, fg, bg, attrs) in enumerate(row):
             if cells >= width:
                 break
             if self._is_single_cell(text):
@@ -300,7 +321,9 @@ class RowRenderer:
             if cells + fitted.cells > width:
                 fitted = _crop(fitted, width - cells)
             if fitted.cells:
-                runs.append((fitted, self.style(fg, bg, attrs)))
+                style = self.style(fg, bg, attrs)
+                uri = links.get(index)
+                runs.append((fitted, style if uri is None else self.linked(style, uri)))
                 cells += fitted.cells
         if cells < width:
             blank = " " * (width - cells)

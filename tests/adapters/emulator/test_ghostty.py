@@ -42,7 +42,7 @@ def test_every_constant_matches_the_full_binding() -> None:
     ["GhosttyStyle", "GhosttyDeviceAttributes", "GhosttySizeReportSize", "GhosttyCellsView",
      "GhosttyTerminalModeConfig", "GhosttyClipboardWrite", "GhosttyClipboardContent",
      "GhosttyTerminalDesktopNotification", "GhosttyRenderStateCursor", "GhosttyString",
-     "GhosttyRenderStateRowId"],
+     "GhosttyRenderStateRowId", "GhosttyGridRef"],
 )
 def test_every_struct_has_the_full_bindings_layout(ctype: str) -> None:
     full, ours = _pyghostty().ffi, load().ffi
@@ -61,11 +61,22 @@ def test_the_scroll_request_twin_has_the_unions_layout() -> None:
     assert ours.alignof("IdeaScrollViewportS") == full.alignof("GhosttyTerminalScrollViewport")
 
 
+def test_the_grid_point_twin_has_the_unions_layout() -> None:
+    full, ours = _pyghostty().ffi, load().ffi
+    assert ours.sizeof("IdeaPointS") == full.sizeof("GhosttyPoint")
+    assert ours.alignof("IdeaPointS") == full.alignof("GhosttyPoint")
+    assert ours.offsetof("IdeaPointS", "value") == full.offsetof("GhosttyPoint", "value")
+    coordinate = full.typeof("GhosttyPointCoordinate").fields
+    assert [(name, field.offset) for name, field in coordinate] == [
+        (name, field.offset) for name, field in ours.typeof("IdeaPointValueS").fields[:2]]
+
+
 def test_the_raw_cell_layout_is_the_one_the_rows_decode() -> None:
     pyghostty = _pyghostty()
     ffi, lib = pyghostty.ffi, pyghostty.lib
     emulator = GhosttyEmulator(10, 2)
-    emulator.feed("a\x1b[1;31mB\x1b[0m中\x1b[44m\x1b[K".encode())
+    emulator.feed("a\x1b[1;31mB\x1b[0m中\x1b]8;;https://x\x1b\\L\x1b]8;;\x1b\\\x1b[44m\x1b[K"
+                  .encode())
     emulator.render_row(0)
     binding = load()
     iterator = emulator._iterator_box
@@ -89,6 +100,10 @@ def test_the_raw_cell_layout_is_the_one_the_rows_decode() -> None:
             assert (cell >> 2) & 0xFF == get(cell, "COLOR_PALETTE")
         assert (cell >> 26) & 0xFFFF == get(cell, "STYLE_ID")
         assert (cell >> 42) & 3 == get(cell, "WIDE")
+        flag = ffi.new("bool*")
+        assert lib.ghostty_cell_get(cell, lib.GHOSTTY_CELL_DATA_HAS_HYPERLINK, flag) == 0
+        assert (cell >> 45) & 1 == flag[0]
+    assert sum((cell >> 45) & 1 for cell in raw) == 1
 
 
 def test_history_is_exactly_the_lines_asked_for() -> None:

@@ -38,7 +38,8 @@ def test_cwd_ignores_urls_that_are_not_files() -> None:
     assert emulator.cwd is None
 
 
-def test_hyperlinks_keep_the_text_and_drop_the_link() -> None:
+def test_hyperlinks_keep_the_text_and_are_no_events() -> None:
+    # The links themselves: test_hyperlinks.py.
     emulator = fed("see \x1b]8;id=1;https://example.com\x1b\\here\x1b]8;;\x1b\\ now")
     assert lines(emulator)[0] == "see here now"
     assert emulator.take_events() == []
