@@ -101,13 +101,13 @@ def _masks(count: int) -> tuple[int, int, int, int, int, int, int]:
     """Per-row bit masks for `count` cells (a row as one integer, cell x at bits 64x..).
 
     `(special, non_ascii, wide_cp, cp21, key16, unit, linked)`: a width or content other
-    than a narrow code point; a code point of 128 or more; one of 256 or more; the code
-    point field; the style id field (shifted down to bit 0); 1 in every cell's lowest bit;
-    the hyperlink bit.
+    than a narrow code point, or a hyperlink; a code point of 128 or more; one of 256 or
+    more; the code point field; the style id field (shifted down to bit 0); 1 in every
+    cell's lowest bit; the hyperlink bit.
     """
     unit = sum(1 << (64 * x) for x in range(count))
     return (
-        unit * _SPECIAL,
+        unit * (_SPECIAL | _LINKED),
         unit * (0x1FFF80 << 2),
         unit * (0x1FFF00 << 2),
         unit * 0x1FFFFF,
@@ -138,39 +138,19 @@ def build_row(
 
     The common row (every cell narrow, holding a code point or nothing) is decoded with a
     handful of whole-row operations on the row as one integer, never a Python step per
-    cell: a 120-column row costs a few microseconds plus one step per run. A row without
-    links pays one more mask operation for them; a row with links a call per linked cell.
+    cell: a 120-column row costs a few microseconds plus one step per run. Rows without
+    links pay nothing for them (the hyperlink bit is tested with the other rare ones); a
+    row with links pays a second build and a call per linked cell.
     """
     count = len(raw) // 8
     if not count:
         return ()
-    masks = _masks(count)
+    special, non_ascii, wide_cp, cp21, key16, unit, linked = _masks(count)
     whole = int.from_bytes(raw, "little")
-    row = _runs(raw, whole, masks, style_at, grapheme_at, reverse)
-    if whole & masks[6] and uri_at is not None:
-        return cut_at_links(row, _linked_columns(whole, masks[5], len(raw)), uri_at)
-    return row
-
-
-def _linked_columns(whole: int, unit: int, size: int) -> list[int]:
-    """Columns whose cell has the hyperlink bit, less right halves of wide characters."""
-    tails = (whole >> 43) & ~(whole >> 42) & unit
-    flags = (((whole >> 45) & unit) & ~tails).to_bytes(size, "little")[::8]
-    return [x for x, flag in enumerate(flags) if flag]
-
-
-def _runs(
-    raw: bytes,
-    whole: int,
-    masks: tuple[int, int, int, int, int, int, int],
-    style_at: Callable[[int, int], Style],
-    grapheme_at: Callable[[int], str],
-    reverse: bool,
-) -> Row:
-    """`build_row` without links."""
-    count = len(raw) // 8
-    special, non_ascii, wide_cp, cp21, key16, unit, _linked = masks
-    if whole & special:
+    if whole & special:  # the hyperlink bit is in `special`: plain rows pay nothing for it
+        if whole & linked:
+            return _linked_row(raw, whole, (unit, linked), style_at, grapheme_at, reverse,
+                               uri_at)
         return _special_row(raw, whole, style_at, grapheme_at, reverse)
     codes = ((whole >> 2) & cp21).to_bytes(len(raw), "little")
     if not whole & non_ascii:
@@ -215,6 +195,28 @@ def _runs(
             runs.append((text[start:end], fg, bg, attrs ^ _REVERSE if reverse else attrs))
         start = end
     return tuple(runs)
+
+
+def _linked_row(
+    raw: bytes,
+    whole: int,
+    masks: tuple[int, int],
+    style_at: Callable[[int, int], Style],
+    grapheme_at: Callable[[int], str],
+    reverse: bool,
+    uri_at: Callable[[int], str | None] | None,
+) -> Row:
+    """`build_row` for a row with linked cells: built as the same row without its
+    hyperlink bits, then cut where the link changes (`links.cut_at_links`), each link
+    asked at its cells' columns."""
+    unit, linked = masks
+    row = build_row((whole & ~linked).to_bytes(len(raw), "little"), style_at, grapheme_at,
+                    reverse)
+    if uri_at is None:
+        return row
+    tails = (whole >> 43) & ~(whole >> 42) & unit  # right halves: their link is their left's
+    flags = (((whole >> 45) & unit) & ~tails).to_bytes(len(raw), "little")[::8]
+    return cut_at_links(row, [x for x, flag in enumerate(flags) if flag], uri_at)
 
 
 def _decode(codes: int, size: int) -> str:
