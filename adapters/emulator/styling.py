@@ -127,7 +127,10 @@ class StyledScreen(CanvasScreen):
             self._set_style(self.linked(self.style))
 
     def linked(self, style: Style) -> Style:
-        """`style` with the link open now (and no other)."""
+        """`style` with the link open now (and no other); `style` itself when that changes
+        nothing (`_set_style` knows `DEFAULT_STYLE` by identity)."""
+        if not self.link and style[2] <= ATTR_MASK:
+            return style
         return (style[0], style[1], (style[2] & ATTR_MASK) | (self.link << LINK_SHIFT))
 
     def _set_style(self, style: Style) -> None:
