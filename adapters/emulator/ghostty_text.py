@@ -22,7 +22,7 @@ def text_of(raw: bytes) -> str | None:
     count = size // 8
     if not count:
         return ""
-    special, non_ascii, wide_cp, cp21, _key16, unit = _masks(count)
+    special, non_ascii, wide_cp, cp21, _key16, unit, _linked = _masks(count)
     whole = int.from_bytes(raw, "little")
     if whole & special:
         return _special_text(whole, size, unit, wide_cp, cp21)
@@ -37,7 +37,7 @@ def text_of(raw: bytes) -> str | None:
 
 
 def _special_text(whole: int, size: int, unit: int, wide_cp: int, cp21: int) -> str | None:
-    """`text_of` for a row with wide characters or colour-only cells (as `_special_row`
+    """`text_of` for a row with wide characters, colour-only cells or links (as `_special_row`
     reads them: a wide character once, a colour-only cell as a blank)."""
     colour_only = (whole >> 1) & unit
     if whole & ~(whole >> 1) & unit:  # a grapheme cluster: only the library has it

@@ -204,3 +204,13 @@ def test_links_no_cell_shows_any_more_are_freed_for_new_ones() -> None:
         emulator.feed(f"\r{link(f'https://x/{number}')}ab{END}".encode())
         assert linked(first(emulator)) == [("ab", f"https://x/{number}")], number
     assert len(emulator.screen.links) <= MAX_LINKS
+
+
+@pytest.mark.ghostty_only
+@pytest.mark.parametrize("stream", STREAMS)
+def test_ghostty_reads_linked_rows_as_text_without_building_them(stream: str) -> None:
+    emulator = GhosttyEmulator(20, 3, scrollback_lines=100)
+    emulator.feed(stream.encode())
+    emulator.take_dirty()  # noted, not built
+    texts = [emulator.row_text(y) for y in range(3)]
+    assert texts == [row_text(emulator.render_row(y)) for y in range(3)]
