@@ -102,6 +102,21 @@ def discover(env: dict[str, str]) -> list[tuple[str, Path]]:
     return found
 
 
+def _replayable_message(rollout: Path, text: str) -> bool:
+    """Whether Codex's rollout holds the user message `text` as an event (the model's input
+    is written first; a resume replays the events: 0.171 writes an `item_completed` of a
+    `UserMessage`, older versions a `user_message`)."""
+    for line in rollout.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a line being written
+        if (isinstance(entry, dict) and entry.get("type") == "event_msg"
+                and text in json.dumps(entry.get("payload"))):
+            return True
+    return False
+
+
 def test_tui_submit_and_session_discovery_then_resume(
     codex: Path, stub: ProviderStub, project: Path, tmp_path: Path
 ) -> None:
@@ -116,9 +131,11 @@ def test_tui_submit_and_session_discovery_then_resume(
         tui.wait_for(CODEX.prompt_ready_pattern)
         assert tui.emulator.modes.bracketed_paste
         assert discover(env) == []  # nothing to discover before the first message
-        # The file appears with the first message, which is written into it right after.
+        # The file appears with the first message, which is written into it right after:
+        # as the model's input first, then as the event a resume replays on screen (closing
+        # the TUI between the two leaves a resume with nothing to show).
         tui.submit_until("hello codex", CODEX.submit_sequence, CODEX.submit_delay_ms,
-                         lambda: any("hello codex" in path.read_text(encoding="utf-8")
+                         lambda: any(_replayable_message(path, "hello codex")
                                      for _, path in discover(env)))
     finally:
         tui.close()
