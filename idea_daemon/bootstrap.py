@@ -300,6 +300,7 @@ def _wire_orchestration(server: DaemonServer, mcp_socket: Path, bounds: Delegati
     )
     orchestration = OrchestrationService(server.service, server.agents, limits)
     orchestration.host = McpHost(mcp_socket, orchestration)
+    orchestration.host.after_echo = server.frames.echo_first.after_echo
     orchestration.knowledge = server.knowledge
     orchestration.notify = server.frames.notify
     from idea_daemon.orchestration.file_protocol import FileProtocol

@@ -8,6 +8,10 @@ latency. From the moment input reaches a cell until that cell's next frame is se
 `ECHO_TURNS` seconds passed, for a program that does not echo), every other cell parses
 one chunk per turn instead: the flood goes on, a few times slower, for that long only.
 
+Work that can wait a few milliseconds waits for the echo too (`after_echo`): a command from
+a script or `idea ask`, an agent's MCP tool call. With agents asking each other all the
+time the loop always has such work ready, and the echo would queue behind it.
+
 One daemon loop reads every PTY, so there is one `EchoFirst` per daemon: the frame sender
 owns it (it sees each cell's frames go out: `echoed`), the server tells it of input (`typed`)
 and each session's reader asks it (`short_turn`, handed to the session when it is made).
@@ -15,6 +19,8 @@ and each session's reader asks it (`short_turn`, handed to the session when it i
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 
 ECHO_TURNS = 0.1
@@ -27,6 +33,8 @@ class EchoFirst:
     def __init__(self) -> None:
         self._session: str | None = None
         self._until = 0.0
+        self._waiting: list[asyncio.Future[None]] = []
+        self._timer: asyncio.TimerHandle | None = None
 
     def typed(self, session_id: str, now: float | None = None) -> None:
         """Input was written to `session_id`'s program."""
@@ -37,8 +45,43 @@ class EchoFirst:
         """`session_id`'s frame after the input was sent: other cells read full turns again."""
         if session_id == self._session:
             self._session, self._until = None, 0.0
+            self._release()
 
     def short_turn(self, session_id: str, now: float) -> bool:
         """Whether `session_id` reads one chunk this turn (another cell's echo is due)."""
         return self._session is not None and session_id != self._session and now < self._until
 
+
+    async def after_echo(self) -> None:
+        """Return once no echo is awaited: at once, or when the awaited one is sent (at
+        most `ECHO_TURNS` after its key)."""
+        wait = self._until - time.monotonic()
+        if self._session is None or wait <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._waiting.append(waiter)
+        if self._timer is None:
+            self._timer = loop.call_later(wait, self._expire)
+        try:
+            await waiter
+        finally:
+            with contextlib.suppress(ValueError):
+                self._waiting.remove(waiter)
+
+    def _expire(self) -> None:
+        self._timer = None
+        wait = self._until - time.monotonic()
+        if self._session is not None and wait > 0:  # another key moved the deadline
+            self._timer = asyncio.get_running_loop().call_later(wait, self._expire)
+            return
+        self._release()
+
+    def _release(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        waiting, self._waiting = self._waiting, []
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)

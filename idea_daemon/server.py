@@ -321,6 +321,9 @@ class DaemonServer:
                 return
             message = framing.decode_client(body)
             if isinstance(message, Request):
+                if client.kind == "control":
+                    # A script's command (an `idea ask`...) starts after a typed key's echo.
+                    await self.frames.echo_first.after_echo()
                 self._dispatch(client, message)
                 with contextlib.suppress(ConnectionError):
                     await client.writer.drain()

@@ -27,7 +27,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,10 @@ def served_methods(orchestrator: object) -> list[str]:
     return paths
 
 
+async def _at_once() -> None:
+    return None
+
+
 class McpHost:
     def __init__(self, socket_path: Path, orchestrator: Orchestrator) -> None:
         self.socket_path = socket_path
@@ -90,6 +94,9 @@ class McpHost:
         self._failed: str | None = None
         self._stopping = False
         self._restarts = 0
+        self.after_echo: Callable[[], Awaitable[None]] = _at_once
+        """Awaited before each tool call (the composition root hands in the frame sender's
+        `EchoFirst.after_echo`: a typed key's echo goes first)."""
 
     @property
     def ready(self) -> bool:
@@ -214,7 +221,9 @@ class McpHost:
             worker_log.log(frame.level, "%s: %s", frame.name, frame.message)
 
     async def _call(self, call: channel.Call) -> None:
-        """Run one tool's call into the service, on the daemon's loop."""
+        """Run one tool's call into the service, on the daemon's loop (after a typed key's
+        echo, if one is on its way: `after_echo`)."""
+        await self.after_echo()
         if call.method not in self._methods:
             self._send(channel.Failure(id=call.id, message=f"no such call {call.method!r}"))
             return

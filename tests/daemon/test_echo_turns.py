@@ -82,3 +82,40 @@ def test_a_flooding_cell_reads_a_full_turn_otherwise(
     turns.typed("flood")  # its own echo: no reason to hold back
     session._on_readable()
     assert unread(pty) == 0
+
+
+def test_work_that_can_wait_starts_after_the_echo_or_its_deadline() -> None:
+    import asyncio
+    import time
+
+    async def scenario() -> list[str]:
+        turns = EchoFirst()
+        said: list[str] = []
+
+        async def work(name: str) -> None:
+            await turns.after_echo()
+            said.append(name)
+
+        await work("nothing due")  # no key typed: at once
+        turns.typed("typed")
+        waiting = asyncio.ensure_future(work("after the echo"))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()  # held while the echo is on its way
+        turns.echoed("other")  # another cell's frame: still held
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        turns.echoed("typed")
+        await waiting
+        turns.typed("typed")  # a program that never echoes: held until the deadline only
+        started = time.monotonic()
+        await work("after the deadline")
+        assert time.monotonic() - started >= echo_turns.ECHO_TURNS * 0.9
+        turns.typed("typed")
+        cancelled = asyncio.ensure_future(work("cancelled"))
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.gather(cancelled, return_exceptions=True)
+        assert turns._waiting == []  # a cancelled wait leaves nothing behind
+        return said
+
+    assert asyncio.run(scenario()) == ["nothing due", "after the echo", "after the deadline"]
