@@ -225,6 +225,36 @@ def _decode(codes: int, size: int) -> str:
             .decode("utf-32-le", "surrogatepass"))
 
 
+def special_cells(whole: int, size: int, unit: int, wide_cp: int,
+                  cp21: int) -> tuple[str, int, int] | None:
+    """A row with wide characters or colour-only cells, read with whole-row operations:
+    its text one character per cell (a wide character's right half as `_TAIL`, an empty or
+    colour-only cell as NUL), and the masks of its colour-only cells and of those right
+    halves. None when the row needs the per-cell path: a grapheme cluster, or a character
+    whose width wcwidth sees otherwise than Ghostty."""
+    colour_only = (whole >> 1) & unit  # content tag 2 or 3
+    if whole & ~(whole >> 1) & unit:  # content tag 1: a grapheme cluster
+        return None
+    high, low = (whole >> 43) & unit, (whole >> 42) & unit
+    heads, tails = low & ~high, high & ~low
+    cps = ((whole >> 2) & cp21 & ~((colour_only | tails) * 0x1FFFFF)) | tails * 0xD800
+    text = _decode(cps, size)
+    if heads:
+        head_field = heads * 0x1FFFFF
+        wide = set(_decode(cps & head_field, size))
+        narrow = set(_decode(cps & ~head_field, size))
+        wide.discard("\0")
+        if not all(map(_two_cells, wide)):
+            return None
+    else:
+        narrow = set(text)
+    if whole & wide_cp:
+        narrow.difference_update(("\0", _TAIL))
+        if not all(map(_one_cell, narrow)):
+            return None
+    return text, colour_only, tails
+
+
 def _special_row(
     raw: bytes,
     whole: int,
@@ -240,26 +270,10 @@ def _special_row(
     size = len(raw)
     count = size // 8
     _special, _non_ascii, wide_cp, cp21, _key16, unit, _linked = _masks(count)
-    colour_only = (whole >> 1) & unit  # content tag 2 or 3
-    if whole & ~(whole >> 1) & unit:  # content tag 1: a grapheme cluster
+    cells = special_cells(whole, size, unit, wide_cp, cp21)
+    if cells is None:
         return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)
-    high, low = (whole >> 43) & unit, (whole >> 42) & unit
-    heads, tails = low & ~high, high & ~low
-    cps = ((whole >> 2) & cp21 & ~((colour_only | tails) * 0x1FFFFF)) | tails * 0xD800
-    text = _decode(cps, size)
-    if heads:
-        head_field = heads * 0x1FFFFF
-        wide = set(_decode(cps & head_field, size))
-        narrow = set(_decode(cps & ~head_field, size))
-        wide.discard("\0")
-        if not all(map(_two_cells, wide)):
-            return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)
-    else:
-        narrow = set(text)
-    if whole & wide_cp:
-        narrow.difference_update(("\0", _TAIL))
-        if not all(map(_one_cell, narrow)):
-            return _complex_row(memoryview(raw).cast("Q"), style_at, grapheme_at, reverse)
+    text, colour_only, tails = cells
     text = text.replace("\0", " ")
     keys = whole & (unit * (0xFFFF << 26) | colour_only * 0x3FFFFFF)
     first = keys & _KEY_BITS

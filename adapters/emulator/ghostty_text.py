@@ -13,7 +13,7 @@ wcwidth sees otherwise than Ghostty): the caller builds those.
 
 from __future__ import annotations
 
-from adapters.emulator.ghostty_rows import _TAIL, _decode, _masks, _one_cell, _two_cells
+from adapters.emulator.ghostty_rows import _TAIL, _masks, _one_cell, special_cells
 
 
 def text_of(raw: bytes) -> str | None:
@@ -39,25 +39,9 @@ def text_of(raw: bytes) -> str | None:
 def _special_text(whole: int, size: int, unit: int, wide_cp: int, cp21: int) -> str | None:
     """`text_of` for a row with wide characters, colour-only cells or links (as `_special_row`
     reads them: a wide character once, a colour-only cell as a blank)."""
-    colour_only = (whole >> 1) & unit
-    if whole & ~(whole >> 1) & unit:  # a grapheme cluster: only the library has it
+    cells = special_cells(whole, size, unit, wide_cp, cp21)
+    if cells is None:
         return None
-    high, low = (whole >> 43) & unit, (whole >> 42) & unit
-    heads, tails = low & ~high, high & ~low
-    cps = ((whole >> 2) & cp21 & ~((colour_only | tails) * 0x1FFFFF)) | tails * 0xD800
-    text = _decode(cps, size)
-    if heads:
-        head_field = heads * 0x1FFFFF
-        wide = set(_decode(cps & head_field, size))
-        narrow = set(_decode(cps & ~head_field, size))
-        wide.discard("\0")
-        if not all(map(_two_cells, wide)):
-            return None
-    else:
-        narrow = set(text)
-    if whole & wide_cp:
-        narrow.difference_update(("\0", _TAIL))
-        if not all(map(_one_cell, narrow)):
-            return None
+    text, _colour_only, tails = cells
     text = text.replace("\0", " ")
     return text.replace(_TAIL, "") if tails else text
