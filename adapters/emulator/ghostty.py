@@ -473,7 +473,10 @@ class GhosttyEmulator:
                     self._dec_cpr = True  # the reply to this CSI 6 n gets its "?"
                     write(terminal, b"\x1b[6n", 4)
                     self._dec_cpr = False
-        joins = may_join_a_cell(self._utf8_tail + data)
+        # A joiner cut between two reads is in the few bytes around the cut: the read
+        # itself is not copied to look at it with the last read's end in front.
+        tail = self._utf8_tail
+        joins = may_join_a_cell(data) or (bool(tail) and may_join_a_cell(tail + data[:3]))
         self._utf8_tail = data[-3:]
         if joins:
             # Setting the default foreground to what it is (never set: the default) is how
