@@ -29,7 +29,7 @@ from adapters.ipc.messages import BorderInfo, CellFrame, CellInfo, Scene
 from idea_tui.first_paint import title_label, title_state, welcome_lines
 from idea_tui.widgets import labels
 from idea_tui.widgets.cell_mirror import CellMirror
-from idea_tui.widgets.prompt_paint import paint_now
+from idea_tui.widgets.prompt_paint import paint_lines_now, paint_now
 from idea_tui.widgets.row_render import RowRenderer
 
 TITLE_STYLE = Style(color="bright_black")
@@ -220,18 +220,23 @@ class WorkspaceView(Widget, can_focus=True):
         if mirror.copy is not None or not rows:
             return  # copy mode shows a snapshot: keep the view still
         if cell.focused:
-            self.refresh(*_regions(cell, rows))
-            if self._echo_due:
-                # The echo is on screen after this repaint: other cells may go on then.
-                self._echo_due = 0.0
-                if self._echo_timer is not None:
-                    self._echo_timer.stop()
-                    self._echo_timer = None
-                    self._pacing = False
-                if self._waiting and not self._pacing:
-                    self._pacing = True
-                    self.call_after_refresh(self._paint_waiting)
-                # The echo of a key: on the terminal now, not on the screen's next tick.
+            regions = _regions(cell, rows)
+            if not self._echo_due:
+                self.refresh(*regions)
+                return
+            # The echo is on screen after this repaint: other cells may go on then.
+            self._echo_due = 0.0
+            if self._echo_timer is not None:
+                self._echo_timer.stop()
+                self._echo_timer = None
+                self._pacing = False
+            if self._waiting and not self._pacing:
+                self._pacing = True
+                self.call_after_refresh(self._paint_waiting)
+            # The echo of a key: on the terminal now, not on the screen's next tick, and
+            # straight when nothing covers its lines.
+            if not paint_lines_now(self, regions):
+                self.refresh(*regions)
                 paint_now(self)
             return
         if len(rows) <= OTHER_ROWS_PER_PAINT and not self._waiting and not self._echo_due:

@@ -7,11 +7,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import msgspec
 from rich.console import RenderableType
+from rich.style import Style
 from textual import events
+from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.strip import Strip
+from textual.widgets import Static
 
+from adapters.ipc.messages import CellFrame
 from idea_tui.app import IdeaApp
 from idea_tui.widgets.prompt_paint import paint_now
 from tests.helpers.fake_gateway import FakeGateway
@@ -129,5 +136,90 @@ def test_a_key_typed_while_the_grid_still_handles_a_paste_follows_it() -> None:
         assert sent == ["pasted", "x", "y"]
         await pilot.press("z")  # nothing is left in the grid: the quick way again
         assert sent[-1] == "z"
+
+    drive(make_app(gateway), scenario)
+
+
+class Updates(Displays):
+    """Keeps what the app hands to the terminal, too."""
+
+    def __init__(self, app: IdeaApp) -> None:
+        super().__init__(app)
+        self.renderables: list[RenderableType] = []
+
+    def __call__(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        if renderable is not None:
+            self.renderables.append(renderable)
+        super().__call__(screen, renderable)
+
+
+def one_row(full: CellFrame, y: int, cursor_x: int) -> CellFrame:
+    """Only row `y` of `full` changed, the cursor after its text (what an echo sends)."""
+    return msgspec.structs.replace(full, lines=[full.lines[y]], full=False,
+                                   cursor=(cursor_x, y, True, 0))
+
+
+def cells_of(strip: Strip) -> list[tuple[str, Style | None]]:
+    """A strip cell by cell, so that two strips cut into segments differently compare."""
+    return [(character, segment.style) for segment in strip for character in segment.text]
+
+
+def test_an_echo_on_lines_nothing_covers_is_drawn_straight_as_the_compositor_would() -> None:
+    gateway = FakeGateway()
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        app = pilot.app
+        assert isinstance(app, IdeaApp)
+        await ready(pilot, gateway, SCENE, [frame(SCENE, 0, [prompt()])])
+        await pilot.press("x")
+        updates = Updates(app)
+        app.handle_message(one_row(frame(SCENE, 0, [prompt("x")]), 0, 22))
+        assert updates.count == 1
+        (drawn,) = updates.renderables
+        assert not isinstance(drawn, ChopsUpdate | LayoutUpdate)  # not the compositor's
+        cell = SCENE.cells[0]
+        screen_y = app.view.region.y + cell.y + 1
+        text = drawn.render_segments(app.console)  # type: ignore[union-attr]
+        assert text.startswith(f"\x1b[{screen_y + 1};{app.view.region.x + 1}H")
+        # What went out is the line the compositor makes of the whole screen now.
+        straight = drawn._lines[0][1]  # type: ignore[union-attr]
+        whole = app.screen._compositor.render_strips()[screen_y]
+        assert cells_of(straight) == cells_of(whole)
+        assert "$ x" in "".join(character for character, _style in cells_of(whole))
+        await pilot.pause()
+        assert updates.count == 1  # nothing is left for the tick to draw again
+
+    drive(make_app(gateway), scenario)
+
+
+def test_an_echo_under_another_widget_is_drawn_by_the_compositor() -> None:
+    gateway = FakeGateway()
+
+    async def scenario(pilot: Pilot[str]) -> None:
+        app = pilot.app
+        assert isinstance(app, IdeaApp)
+        await ready(pilot, gateway, SCENE, [frame(SCENE, 0, [prompt()])])
+        # A box drawn over the grid (as a tooltip or a notice would be), on row 3's line.
+        cell = SCENE.cells[0]
+        row = 3
+        over_y = app.view.region.y + cell.y + 1 + row
+        cover = Static("over the grid")
+        cover.styles.overlay = "screen"
+        cover.styles.position = "absolute"
+        cover.styles.offset = (30, over_y)
+        cover.styles.width = 16
+        cover.styles.height = 1
+        await app.screen.mount(cover)
+        await pilot.pause()
+        assert cover.region == Region(30, over_y, 16, 1)
+        await pilot.press("x")
+        updates = Updates(app)
+        lines = [prompt()] * row + [prompt("x")]
+        app.handle_message(one_row(frame(SCENE, 0, lines), row, 22))
+        assert updates.count == 1
+        assert isinstance(updates.renderables[0], ChopsUpdate)
+        shown = "".join(segment.text
+                        for segment in app.screen._compositor.render_strips()[over_y])
+        assert "$ x" in shown and "over the grid" in shown
 
     drive(make_app(gateway), scenario)
