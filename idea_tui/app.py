@@ -28,6 +28,7 @@ from adapters.ipc.messages import (
     Notice,
     Scene,
 )
+from idea_tui import callback_counts
 from idea_tui.actions import ActionRunner
 from idea_tui.control import DaemonError
 from idea_tui.gateway import GatewayPort
@@ -58,6 +59,7 @@ class IdeaApp(App[str], inherit_bindings=False):
                  after_first_frame: Callable[[], None] | None = None,
                  wizard_due: bool | None = None) -> None:
         super().__init__()
+        callback_counts.install()
         self._connect = connect
         # False when the attach already asked (and painted the first frame early): the
         # messages read so far are then shown before the app's own first paint, which

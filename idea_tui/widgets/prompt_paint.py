@@ -139,10 +139,11 @@ def _place(widget: Widget, screen: Any) -> tuple[Region, list[Region]] | None:
     return region, covers
 
 
-def paint_lines_now(widget: Widget, regions: Sequence[Region]) -> bool:
+def paint_lines_now(widget: Widget, regions: Sequence[Region], *, echo: bool = True) -> bool:
     """Draw the lines of `regions` (the widget's own coordinates) straight to the terminal,
     now, when nothing but the widget's containers lies under them. Returns whether it did;
-    when not, nothing was changed and the caller refreshes them as usual."""
+    when not, nothing was changed and the caller refreshes them as usual. An `echo` is
+    handed to the output thread at once (see `WRITER_HANDOFF`)."""
     lines = sorted({y for region in regions for y in region.line_range})
     if not lines or len(lines) > MAX_STRAIGHT_LINES:
         return False
@@ -161,8 +162,10 @@ def paint_lines_now(widget: Widget, regions: Sequence[Region]) -> bool:
         return False  # a widget drawn over these lines: the compositor does it
     cache = widget._styles_cache
     cache.set_dirty(*regions)
-    drawn = [(region.y + y, cache.render_widget(widget, Region(0, y, region.width, 1))[0])
-             for y in lines]
+    drawn: list[tuple[int, Strip]] = []
+    for first, count in _runs(lines):  # one render per run of adjacent lines
+        strips = cache.render_widget(widget, Region(0, first, region.width, count))
+        drawn.extend((region.y + first + n, strip) for n, strip in enumerate(strips))
     # Earlier refreshes of these lines are drawn too: Textual's tick keeps the rest.
     wanted = set(lines)
     pending = widget._repaint_regions
@@ -172,5 +175,17 @@ def paint_lines_now(widget: Widget, regions: Sequence[Region]) -> bool:
         app._display(screen, _Lines(region.x, drawn))
         if screen._callbacks:  # what waits for "after the next refresh" may go on
             screen.call_next(screen._invoke_and_clear_callbacks)
-    time.sleep(WRITER_HANDOFF)
+    if echo:
+        time.sleep(WRITER_HANDOFF)
     return True
+
+
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as (first, count) runs of adjacent lines."""
+    runs: list[tuple[int, int]] = []
+    for y in lines:
+        if runs and runs[-1][0] + runs[-1][1] == y:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((y, 1))
+    return runs

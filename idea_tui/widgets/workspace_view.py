@@ -222,7 +222,7 @@ class WorkspaceView(Widget, can_focus=True):
         if cell.focused:
             regions = _regions(cell, rows)
             if not self._echo_due:
-                self.refresh(*regions)
+                self._paint(regions)
                 return
             # The echo is on screen after this repaint: other cells may go on then.
             self._echo_due = 0.0
@@ -240,7 +240,7 @@ class WorkspaceView(Widget, can_focus=True):
                 paint_now(self)
             return
         if len(rows) <= OTHER_ROWS_PER_PAINT and not self._waiting and not self._echo_due:
-            self.refresh(*_regions(cell, rows))
+            self._paint(_regions(cell, rows))
             return
         self._waiting.setdefault(cell.id, set()).update(rows)
         if not self._pacing:
@@ -284,10 +284,17 @@ class WorkspaceView(Widget, can_focus=True):
             if budget <= 0:
                 break
         if regions:
+            # Textual's tick, not straight: its 60 Hz is what paces a flooding cell's rows.
             self.refresh(*regions)
         if self._waiting and not self._pacing:
             self._pacing = True
             self.call_after_refresh(self._paint_waiting)
+
+    def _paint(self, regions: list[Region]) -> None:
+        """Draw other cells' rows: straight when nothing covers them (see prompt_paint),
+        else on Textual's next tick."""
+        if not paint_lines_now(self, regions, echo=False):
+            self.refresh(*regions)
 
     @property
     def focused_cell(self) -> CellInfo | None:
