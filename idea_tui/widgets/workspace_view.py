@@ -11,6 +11,7 @@ them into gateway calls; the widget itself never talks to the daemon.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ OUTSIDE_CHAR = "·"
 # focused cell's rows are drawn at once, and a repaint stays a few milliseconds long.
 OTHER_ROWS_PER_PAINT = 8
 ECHO_WAIT = 0.1
+PAINT_PACE = 1 / 60
+"""Seconds between paints of other cells' waiting rows drawn straight (Textual's tick)."""
 """Seconds other cells' rows wait at most, after a key, for the focused cell's echo."""
 
 
@@ -143,6 +146,8 @@ class WorkspaceView(Widget, can_focus=True):
         self._echo_due = 0.0
         """Until then (monotonic seconds) a key's echo is awaited: other cells wait."""
         self._echo_timer: Timer | None = None
+        self._pace: asyncio.TimerHandle | None = None
+        """The next paced paint of waiting rows after a straight one (see `_paint_waiting`)."""
         self._cells: dict[str, CellInfo] = {}
         self._dragging: BorderInfo | None = None
         self.show_cursor = True
@@ -226,10 +231,8 @@ class WorkspaceView(Widget, can_focus=True):
                 return
             # The echo is on screen after this repaint: other cells may go on then.
             self._echo_due = 0.0
-            if self._echo_timer is not None:
-                self._echo_timer.stop()
-                self._echo_timer = None
-                self._pacing = False
+            if self._echo_timer is not None or self._pace is not None:
+                self._stop_pacing()
             if self._waiting and not self._pacing:
                 self._pacing = True
                 self.call_after_refresh(self._paint_waiting)
@@ -256,10 +259,23 @@ class WorkspaceView(Widget, can_focus=True):
         """Rows of a frame received are still to be drawn (a later repaint draws them)."""
         return bool(self._waiting)
 
+    def on_unmount(self) -> None:
+        self._stop_pacing()
+
+    def _stop_pacing(self) -> None:
+        if self._echo_timer is not None:
+            self._echo_timer.stop()
+            self._echo_timer = None
+        if self._pace is not None:
+            self._pace.cancel()
+            self._pace = None
+        self._pacing = False
+
     def _paint_waiting(self) -> None:
         """Draw up to `OTHER_ROWS_PER_PAINT` waiting rows; the rest after the repaint."""
         self._pacing = False
         self._echo_timer = None
+        self._pace = None
         if self._echo_due:
             left = self._echo_due - time.monotonic()
             if left > 0:
@@ -283,8 +299,15 @@ class WorkspaceView(Widget, can_focus=True):
             budget -= len(chosen)
             if budget <= 0:
                 break
+        if regions and paint_lines_now(self, regions, echo=False):
+            if self._waiting:
+                # The rest at the pace of Textual's tick: back to back, a flooding cell's
+                # rows would keep the loop busy in front of keys and echoes.
+                self._pacing = True
+                self._pace = asyncio.get_running_loop().call_later(PAINT_PACE,
+                                                                   self._paint_waiting)
+            return
         if regions:
-            # Textual's tick, not straight: its 60 Hz is what paces a flooding cell's rows.
             self.refresh(*regions)
         if self._waiting and not self._pacing:
             self._pacing = True
