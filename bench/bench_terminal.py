@@ -721,6 +721,10 @@ def _frames(control: Path, name: str) -> int:
     return total
 
 
+MEMORY_SETTLE = 5.0
+"""Seconds after the cells go quiet before their memory is read."""
+
+
 def bench_memory(
     env: dict[str, str],
     work: Path,
@@ -760,7 +764,9 @@ def bench_memory(
                     for cell in group:
                         side.cat_until_marker(cell, fill, 200 + run)
                     side.quiet()
-                    time.sleep(1.0)
+                    # Memory at rest: idea compacts a cell's history after 2 s of quiet
+                    # (idea_daemon/history_compaction.py); the same wait for tmux.
+                    time.sleep(MEMORY_SETTLE)
                     after = rss_mb(pid)
                     per_cell = (after - before) / cells
                     res.mem[kind].of(side).append(per_cell)

@@ -237,6 +237,11 @@ class TerminalEmulator(Protocol):
     def render_history(self, start: int, count: int) -> list[Row]:
         """Scrollback rows `[start, start + count)`, 0 being the oldest line kept."""
 
+    def compact_step(self) -> bool:
+        """One short step (well under a millisecond) of work that shrinks the memory the
+        scrollback takes, run while the cell is idle; True while more steps remain. What is
+        shown and kept never changes. A backend with nothing to compact returns False."""
+
 
 def row_text(row: Row) -> str:
     """The characters a row shows, wide characters once, trailing blanks kept.

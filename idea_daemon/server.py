@@ -37,6 +37,7 @@ from core.errors import IdeaError
 from core.limits import bounded_env, clamp_window
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.frames import FrameSender
+from idea_daemon.history_compaction import HistoryCompactor
 from idea_daemon.late_imports import LateImports
 from idea_daemon.scene import visible_sessions
 from idea_daemon.session import TerminalSession
@@ -105,6 +106,7 @@ class DaemonServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopped = asyncio.Event()
         self.watchdog: LoopWatchdog | None = None
+        self.compactor: HistoryCompactor | None = None
         self.late_imports: LateImports | None = None
         """Imports made on the loop after start (`idea_daemon.late_imports`; the real
         daemon's main sets it)."""
@@ -130,6 +132,7 @@ class DaemonServer:
             os.umask(old_umask)
         os.chmod(self.socket_path, 0o600)
         log.info("listening on %s", self.socket_path)
+        self.compactor = HistoryCompactor(self._loop, time.monotonic)
         self._poll_task = self._loop.create_task(self._poll_foreground())
         self.watchdog = LoopWatchdog(self._loop)
         self.watchdog.start()
@@ -153,6 +156,8 @@ class DaemonServer:
             now = time.monotonic()
             for session in list(service.sessions.values()):
                 session.check_silence(now)
+            if self.compactor is not None:
+                self.compactor.poll(list(service.sessions.values()))
             windows = {c.window_id for c in self.clients.values() if c.attached}
             for window_id in windows:
                 commands = tuple(
@@ -166,6 +171,8 @@ class DaemonServer:
     async def stop(self, reason: str = "the server was stopped") -> None:
         if self._poll_task is not None:
             self._poll_task.cancel()
+        if self.compactor is not None:
+            self.compactor.stop()
         if self.watchdog is not None:
             self.watchdog.stop()
         for client in list(self.clients.values()):

@@ -167,6 +167,10 @@ class PyteEmulator:
 
     # -- beyond the port ----------------------------------------------------------------
 
+    def compact_step(self) -> bool:
+        """Nothing to do: the history is kept as compact text and style strings already."""
+        return False
+
     @property
     def internal_errors(self) -> int:
         """How many `feed` calls hit a bug and were recovered from (should stay 0)."""

@@ -115,6 +115,8 @@ int ghostty_terminal_set(GhosttyTerminal terminal, int option, const void* value
 void ghostty_terminal_vt_write(GhosttyTerminal terminal, const uint8_t* data, size_t len);
 int ghostty_terminal_get(GhosttyTerminal terminal, int data, void* out);
 void ghostty_terminal_scroll_viewport(GhosttyTerminal terminal, IdeaScrollViewportS behavior);
+int ghostty_terminal_compression_activity(GhosttyTerminal terminal, uint64_t* out_activity);
+int ghostty_terminal_compress(GhosttyTerminal terminal, int mode, int* out_result);
 int ghostty_terminal_grid_ref(GhosttyTerminal terminal, IdeaPointS point, GhosttyGridRef* out_ref);
 int ghostty_grid_ref_hyperlink_uri(const GhosttyGridRef* ref, uint8_t* buf, size_t buf_len,
     size_t* out_len);
@@ -179,6 +181,8 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 #define GHOSTTY_POINT_TAG_VIEWPORT 1
 #define GHOSTTY_SCROLL_VIEWPORT_ROW 3
 #define GHOSTTY_STYLE_COLOR_PALETTE 1
+#define GHOSTTY_TERMINAL_COMPRESSION_MODE_INCREMENTAL 0
+#define GHOSTTY_TERMINAL_COMPRESSION_RESULT_PENDING 1
 #define GHOSTTY_STYLE_COLOR_RGB 2
 """
 
@@ -192,6 +196,8 @@ class Binding:
     ffi: Any
     lib: Any
     version: str
+    compresses: bool = False
+    """The library can compress idle scrollback (`OPTIONAL_FUNCTIONS`)."""
 
 
 _binding: Binding | None = None
@@ -245,14 +251,17 @@ def _load() -> Binding:
         raise GhosttyUnavailable(f"libghostty-vt does not load: {error}") from error
     except Exception as error:  # a broken install must not stop the daemon
         raise GhosttyUnavailable(f"libghostty-vt does not load: {error!r}") from error
-    missing = [name for name in _FUNCTIONS if not _has(lib, name)]
+    missing = [
+        name for name in _FUNCTIONS if name not in OPTIONAL_FUNCTIONS and not _has(lib, name)
+    ]
     if missing:
         raise GhosttyUnavailable(f"libghostty-vt at {path} lacks {', '.join(missing)}")
     try:
         version = importlib.metadata.version("pyghostty")
     except importlib.metadata.PackageNotFoundError:
         version = "?"
-    return Binding(ffi, lib, version)
+    compresses = all(_has(lib, name) for name in OPTIONAL_FUNCTIONS)
+    return Binding(ffi, lib, version, compresses)
 
 
 def _has(lib: Any, name: str) -> bool:
@@ -267,6 +276,13 @@ _FUNCTIONS = tuple(
     line.split("(")[0].split()[-1].lstrip("*")
     for line in CDEF.splitlines()
     if line.startswith(("int ghostty_", "void ghostty_", "bool ghostty_"))
+)
+
+
+# A library built without them (`PYGHOSTTY_LIB` may name any build) still works: its
+# history just stays uncompressed.
+OPTIONAL_FUNCTIONS = frozenset(
+    {"ghostty_terminal_compress", "ghostty_terminal_compression_activity"}
 )
 
 

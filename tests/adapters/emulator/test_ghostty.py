@@ -266,3 +266,35 @@ def test_a_soft_reset_keeps_the_cursor_where_it_is() -> None:
     emulator = GhosttyEmulator(10, 4)
     emulator.feed(b"\x1b[2;3r\x1b[?6h\x1b[2;5H\x1b[!pX")
     assert lines(emulator)[2] == "    X"
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize()
+
+
+def test_idle_compaction_shrinks_a_full_history_and_keeps_every_line() -> None:
+    emulator = GhosttyEmulator(120, 40, scrollback_lines=10_000)
+    words = [b"\x1b[3%dmword%d\x1b[0m " % (n % 7, n % 13) for n in range(91)]
+    emulator.feed(b"".join(b"".join(words[(n + k) % 91] for k in range(17)) + b"%d\r\n" % n
+                           for n in range(12_000)))
+    sample = [0, 1, 2_500, 5_000, 9_999]
+    before = [emulator.render_history(index, 1) for index in sample]
+    screen = [emulator.render_row(y) for y in range(40)]
+    resident = _resident_bytes()
+    steps = 0
+    while emulator.compact_step():
+        steps += 1
+    # Bounded steps, not one long stall; about 11 MB of cells become some 3 MB.
+    assert steps > 5
+    assert resident - _resident_bytes() > 4 * 2**20
+    assert not emulator.compact_step()  # nothing changed since the pass completed
+    assert [emulator.render_history(index, 1) for index in sample] == before
+    assert [emulator.render_row(y) for y in range(40)] == screen
+    # Reading history restored some pages: worth another pass, which ends too.
+    assert emulator.compact_step()
+    while emulator.compact_step():
+        pass
+    emulator.feed(b"after\r\n")
+    assert row_text(emulator.render_history(9_999, 1)[0]).startswith(row_text(screen[0]))
+    assert emulator.history_size() == 10_000
