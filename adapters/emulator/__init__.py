@@ -11,6 +11,20 @@
   `styles` (SGR parsing into `(fg, bg, attrs)`).
 """
 
-from adapters.emulator.emulator import PyteEmulator
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adapters.emulator.emulator import PyteEmulator
 
 __all__ = ["PyteEmulator"]
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use: a daemon on the ghostty backend never imports pyte (≈ 1 MB).
+    if name == "PyteEmulator":
+        from adapters.emulator.emulator import PyteEmulator
+
+        return PyteEmulator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

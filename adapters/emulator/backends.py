@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from adapters.emulator.emulator import PyteEmulator
 from adapters.emulator.ghostty_lib import GhosttyUnavailable, load
 from core.terminal import TerminalEmulator
 
@@ -32,6 +31,8 @@ class Backend:
 
 
 def _pyte(cols: int, rows: int, scrollback: int) -> TerminalEmulator:
+    from adapters.emulator.emulator import PyteEmulator  # not loaded on the ghostty backend
+
     return PyteEmulator(cols, rows, scrollback)
 
 

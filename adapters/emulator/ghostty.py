@@ -24,6 +24,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from adapters.emulator.bounds import MAX_REPLY_CHARS, MAX_STRING, queue_event
 from adapters.emulator.ghostty_fixups import (
     DEC_CPR,
     SOFT_RESET,
@@ -47,8 +48,6 @@ from adapters.emulator.ghostty_rows import (
 from adapters.emulator.ghostty_text import text_of
 from adapters.emulator.links import OSC_URI_LIMIT
 from adapters.emulator.osc import handle_osc
-from adapters.emulator.reports import MAX_REPLY_CHARS, queue_event
-from adapters.emulator.stream import MAX_STRING
 from core.hyperlinks import safe_uri
 from core.terminal import (
     Cursor,

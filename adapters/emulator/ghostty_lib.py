@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import logging
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,6 +189,9 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 """
 
 
+_log = logging.getLogger(__name__)
+
+
 class GhosttyUnavailable(RuntimeError):
     """libghostty-vt cannot be used here; the message says why."""
 
@@ -237,15 +242,48 @@ def library_path() -> Path:
     raise GhosttyUnavailable(f"pyghostty is installed but has no libghostty-vt in {folder}")
 
 
+FFI_MODULE = Path(__file__).with_name("_ghostty_ffi.py")
+"""`CDEF` compiled by cffi into a Python module (cffi's out-of-line ABI mode: no C
+compiler, just the parsed declarations): loading it skips pycparser, which costs the daemon
+some 2 MB and a few milliseconds at every start. Regenerate it after changing `CDEF` with
+`python -m adapters.emulator.ghostty_lib`; a test checks it matches."""
+
+
+def ffi_module_source() -> str:
+    """What `FFI_MODULE` must hold for the current `CDEF`."""
+    from cffi import FFI
+
+    builder = FFI()
+    builder.cdef(CDEF)
+    builder.set_source("adapters.emulator._ghostty_ffi", None)
+    with tempfile.TemporaryDirectory() as folder:
+        return Path(builder.compile(folder)).read_text(encoding="utf-8")
+
+
+def _declarations() -> Any:
+    """The FFI holding `CDEF`: the precompiled module, else parsed now (a cffi too old
+    or too new for the module still works, only slower to start)."""
+    try:
+        from adapters.emulator._ghostty_ffi import ffi
+
+        return ffi
+    except Exception as error:
+        _log.debug("the precompiled declarations do not load (%r): parsing them", error)
+    from cffi import FFI
+
+    ffi = FFI()
+    ffi.cdef(CDEF)
+    return ffi
+
+
 def _load() -> Binding:
     try:
-        from cffi import FFI
+        import _cffi_backend  # noqa: F401  (what the declarations need)
     except ImportError as error:
         raise GhosttyUnavailable(f"cffi is not installed ({error})") from error
     path = library_path()
-    ffi = FFI()
     try:
-        ffi.cdef(CDEF)
+        ffi = _declarations()
         lib = ffi.dlopen(str(path))
     except OSError as error:
         raise GhosttyUnavailable(f"libghostty-vt does not load: {error}") from error
@@ -293,3 +331,8 @@ def available() -> str | None:
     except GhosttyUnavailable as error:
         return str(error)
     return None
+
+
+if __name__ == "__main__":
+    FFI_MODULE.write_text(ffi_module_source(), encoding="utf-8")
+    print(f"wrote {FFI_MODULE}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from pyte import modes as mo
 
+from adapters.emulator.bounds import MAX_REPLY_CHARS, queue_event
 from adapters.emulator.styling import StyledScreen
 from core.safe_text import MAX_TITLE, clean
 from core.terminal import TerminalEvent, TerminalEventKind
@@ -44,21 +45,6 @@ _KNOWN_PRIVATE = frozenset(
     }
 )
 _KNOWN_ANSI = frozenset({4, 20})
-MAX_EVENTS = 256
-MAX_REPLY_CHARS = 65_536
-
-
-def queue_event(events: list[TerminalEvent], event: TerminalEvent) -> None:
-    """Add `event` to a bounded event queue (both backends use this one policy)."""
-    if event.kind == TerminalEventKind.BELL and events and events[-1] == event:
-        return  # a burst of BELs is one bell
-    if event.kind == TerminalEventKind.TITLE:
-        # Only the latest title matters: a program retitling itself in a loop must not
-        # fill the events (the last title would be dropped, and shown never).
-        events[:] = [e for e in events if e.kind != TerminalEventKind.TITLE]
-    if len(events) < MAX_EVENTS:
-        events.append(event)
-
 
 class ReportingScreen(StyledScreen):
     """Replies, events and mode 2026's time box."""

@@ -17,11 +17,11 @@ import re
 from collections.abc import Callable
 from functools import partial
 
+from adapters.emulator.bounds import MAX_STRING
 from adapters.emulator.csi import NOOP, build_csi
 from adapters.emulator.osc import handle_osc
 from adapters.emulator.screen import IdeaScreen
 
-MAX_STRING = 65_536
 MAX_PENDING = 4_096
 _CACHE_LIMIT = 4_096
 _CACHEABLE = 64

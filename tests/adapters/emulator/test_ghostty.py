@@ -298,3 +298,13 @@ def test_idle_compaction_shrinks_a_full_history_and_keeps_every_line() -> None:
     emulator.feed(b"after\r\n")
     assert row_text(emulator.render_history(9_999, 1)[0]).startswith(row_text(screen[0]))
     assert emulator.history_size() == 10_000
+
+
+def test_the_precompiled_declarations_are_the_current_ones() -> None:
+    from adapters.emulator.ghostty_lib import FFI_MODULE, ffi_module_source
+
+    assert FFI_MODULE.read_text(encoding="utf-8") == ffi_module_source(), (
+        "CDEF changed: run `python -m adapters.emulator.ghostty_lib` to regenerate "
+        f"{FFI_MODULE.name}"
+    )
+    assert load().ffi.__class__.__module__ != "cffi.api"  # the precompiled one is used
