@@ -246,7 +246,7 @@ FFI_MODULE = Path(__file__).with_name("_ghostty_ffi.py")
 """`CDEF` compiled by cffi into a Python module (cffi's out-of-line ABI mode: no C
 compiler, just the parsed declarations): loading it skips pycparser, which costs the daemon
 some 2 MB and a few milliseconds at every start. Regenerate it after changing `CDEF` with
-`python -m adapters.emulator.ghostty_lib`; a test checks it matches."""
+`python -m adapters.emulator.ghostty_lib`; a test checks it declares the same."""
 
 
 def ffi_module_source() -> str:
