@@ -18,6 +18,7 @@ import signal
 import sys
 from typing import IO
 
+from adapters.gc_pauses import freeze_startup_objects
 from adapters.ipc.peer import UnsafeRuntimePath, check_reusable
 from adapters.locations import Locations, RuntimeDirError, ensure_dirs, locate
 from adapters.private_log import PrivateRotatingFileHandler, open_private
@@ -107,6 +108,9 @@ async def _serve(locations: Locations) -> None:
     server.service.restore(loop)
     await server.start()
     server.preloading = preloading = preload.start(loop)
+    # Once the preloaded modules are in, full GC passes need not walk them (nor the rest of
+    # what startup built) again.
+    preloading.add_done_callback(lambda _done: freeze_startup_objects())
     late.arm()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, server.request_stop, "the daemon received a signal")

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from adapters.gc_pauses import freeze_startup_objects
 from adapters.locations import Locations, locate
 from idea_tui import early_attach
 from idea_tui.daemon_socket import DaemonError, NoDaemon, VersionMismatch
@@ -100,8 +101,12 @@ async def _run_app(early: EarlyConnection, locations: Locations, config: AttachS
 
     # The log file once the first frame is shown (logging.handlers is not needed
     # for it); nothing is logged before that but a failure to connect, said on stderr.
+    def after_first_frame() -> None:
+        _log_to_file(locations.state / "client.log")
+        freeze_startup_objects()  # full GC passes then skip Textual and the widgets
+
     app = IdeaApp(connect, prefix=config.prefix,
-                  after_first_frame=lambda: _log_to_file(locations.state / "client.log"),
+                  after_first_frame=after_first_frame,
                   wizard_due=early.first_run_due if painted else None)
     await app.run_async()
     return app

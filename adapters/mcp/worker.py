@@ -30,6 +30,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
+from adapters.gc_pauses import freeze_startup_objects
 from adapters.mcp import channel
 from adapters.mcp.identity import Caller, SecretRegistry
 from adapters.mcp.port import AskOutcome, Orchestrator
@@ -244,6 +245,7 @@ async def serve(channel_fd: int, unix_fd: int, http_fd: int) -> int:
         listener, http = await asyncio.start_unix_server(_refuse, sock=unix), None
     else:
         link.send(channel.Ready())
+    freeze_startup_objects()  # the MCP SDK and its dependencies: never walked again
     try:
         await link.run()
     finally:
