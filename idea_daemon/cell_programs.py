@@ -98,6 +98,7 @@ class CellPrograms:
             emulator=self._emulator_factory(max(1, cols), max(1, rows)),
             on_change=self.listener.output,
             short_turn=self.listener.short_turn,
+            input_waiting=self.listener.input_waiting,
             on_exit=self._on_session_exit,
             on_event=self._on_session_event,
             agent_id=agent_id,

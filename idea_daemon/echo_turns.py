@@ -12,15 +12,23 @@ Work that can wait a few milliseconds waits for the echo too (`after_echo`): a c
 a script or `idea ask`, an agent's MCP tool call. With agents asking each other all the
 time the loop always has such work ready, and the echo would queue behind it.
 
+The first wait is cut too: a reader parsing a long turn stops between two chunks as soon
+as an attached client's socket has bytes waiting (`input_waiting`, a `poll` of those
+sockets, about a microsecond): the key is read on the loop's next turn rather than after
+the flood's. Measured beside a flood, the key took 3.4 ms (p50) and 7.8 ms (p99) to reach
+the daemon's handler before.
+
 One daemon loop reads every PTY, so there is one `EchoFirst` per daemon: the frame sender
 owns it (it sees each cell's frames go out: `echoed`), the server tells it of input (`typed`)
-and each session's reader asks it (`short_turn`, handed to the session when it is made).
+and of the clients to watch (`watch_input`), and each session's reader asks it
+(`short_turn`, `input_waiting`, handed to the session when it is made).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import select
 import time
 
 ECHO_TURNS = 0.1
@@ -35,6 +43,23 @@ class EchoFirst:
         self._until = 0.0
         self._waiting: list[asyncio.Future[None]] = []
         self._timer: asyncio.TimerHandle | None = None
+        self._clients = select.poll()
+        self._watched: set[int] = set()
+
+    def watch_input(self, fd: int) -> None:
+        """An attached client's socket: input on it cuts other cells' reading turns."""
+        if fd >= 0 and fd not in self._watched:
+            self._watched.add(fd)
+            self._clients.register(fd, select.POLLIN)
+
+    def unwatch_input(self, fd: int) -> None:
+        if fd in self._watched:
+            self._watched.discard(fd)
+            self._clients.unregister(fd)
+
+    def input_waiting(self) -> bool:
+        """Whether a watched client sent something not read yet (a key, most likely)."""
+        return bool(self._watched) and bool(self._clients.poll(0))
 
     def typed(self, session_id: str, now: float | None = None) -> None:
         """Input was written to `session_id`'s program."""

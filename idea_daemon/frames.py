@@ -111,6 +111,10 @@ class FrameSender:
         """Whether `session_id` reads one chunk this turn (another cell's echo is due)."""
         return self.echo_first.short_turn(session_id, now)
 
+    def input_waiting(self) -> bool:
+        """Whether an attached client's input waits to be read (a reader yields to it)."""
+        return self.echo_first.input_waiting()
+
     def watched_windows(self) -> set[str]:
         return {c.window_id for c in self.clients.values() if c.attached and c.window_id}
 

@@ -50,6 +50,10 @@ class Listener(Protocol):
         """Whether a session's reader takes one chunk this turn (another cell's echo is
         due, `idea_daemon.echo_turns`)."""
 
+    def input_waiting(self) -> bool:
+        """Whether a client's input waits to be read: a reader ends its turn early
+        (`idea_daemon.echo_turns`)."""
+
     def clipboard(self, text: str) -> None:
         """A program copied text: hand it to the user's terminal."""
 

@@ -202,12 +202,16 @@ class DaemonServer:
             return
         client = ClientConnection(self._next_id, writer)
         self._next_id += 1
+        sock = writer.get_extra_info("socket")
+        socket_fd = sock.fileno() if sock is not None else -1
         try:
             if not await self._handshake(client, reader):
                 return
             self.clients[client.id] = client
             if client.attached:
                 self._attach(client)
+            if client.kind == "tui":
+                self.frames.echo_first.watch_input(socket_fd)
             await self._read_loop(client, reader)
         except framing.FrameError as exc:
             log.warning("client %s: %s", client.id, exc)
@@ -216,6 +220,7 @@ class DaemonServer:
         finally:
             client.closed = True
             self.clients.pop(client.id, None)
+            self.frames.echo_first.unwatch_input(socket_fd)
             writer.close()
             if self.git is not None:
                 self.git.unwatch(str(client.id))

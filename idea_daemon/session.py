@@ -128,6 +128,9 @@ class TerminalSession:
     short_turn: Callable[[str, float], bool] = lambda _session_id, _now: False
     """Whether this turn reads one chunk only (another cell's echo is due: the daemon's
     `echo_turns.EchoFirst`, through the frame sender); never, by default."""
+    input_waiting: Callable[[], bool] = lambda: False
+    """Whether a client's input waits to be read: a long reading turn ends at the next
+    chunk (`echo_turns`); never, by default."""
     _front: str | None = None
     _front_read: float | None = None
 
@@ -214,7 +217,10 @@ class TerminalSession:
         deadline = time.perf_counter() + READ_TIME_BUDGET
         # One chunk only while another cell's echo is due (see idea_daemon.echo_turns).
         budget = READ_CHUNK if self.short_turn(self.id, time.monotonic()) else READ_BUDGET
-        while parsed < budget and (parsed == 0 or time.perf_counter() < deadline):
+        waiting = self.input_waiting
+        while parsed < budget and (
+            parsed == 0 or (time.perf_counter() < deadline and not waiting())
+        ):
             try:
                 data = pty.read(READ_CHUNK)
             except OSError as exc:

@@ -52,6 +52,7 @@ def flooding(
         on_exit=lambda session: None,
         on_event=lambda session, event: None,
         short_turn=turns.short_turn,
+        input_waiting=turns.input_waiting,
     )
     pty = FakePty(["cat"], "/", {}, 80, 24)
     session.pty = pty
@@ -82,6 +83,43 @@ def test_a_flooding_cell_reads_a_full_turn_otherwise(
     turns.typed("flood")  # its own echo: no reason to hold back
     session._on_readable()
     assert unread(pty) == 0
+
+
+def test_a_watched_clients_unread_input_is_seen_until_it_is_read() -> None:
+    import socket
+
+    turns = EchoFirst()
+    client, daemon_side = socket.socketpair()
+    with client, daemon_side:
+        assert not turns.input_waiting()  # nothing watched
+        turns.watch_input(daemon_side.fileno())
+        assert not turns.input_waiting()
+        client.send(b"k")
+        assert turns.input_waiting()
+        assert daemon_side.recv(16) == b"k"
+        assert not turns.input_waiting()
+        client.send(b"k")
+        turns.unwatch_input(daemon_side.fileno())
+        assert not turns.input_waiting()  # a client gone is not watched
+        turns.unwatch_input(daemon_side.fileno())  # twice: nothing to do
+
+
+def test_a_flooding_cell_ends_its_turn_at_the_next_chunk_when_a_client_sent_input(
+        flooding: tuple[TerminalSession, FakePty, EchoFirst]) -> None:
+    import socket
+
+    session, pty, turns = flooding
+    client, daemon_side = socket.socketpair()
+    with client, daemon_side:
+        turns.watch_input(daemon_side.fileno())
+        pty.output(FLOOD)
+        session._on_readable()
+        assert unread(pty) == 0  # no input: the full turn
+        pty.output(FLOOD)
+        client.send(b"key")  # a key waits on the client's socket
+        session._on_readable()
+        assert unread(pty) == len(FLOOD) - READ_CHUNK  # the first chunk only
+        turns.unwatch_input(daemon_side.fileno())
 
 
 def test_work_that_can_wait_starts_after_the_echo_or_its_deadline() -> None:
