@@ -14,14 +14,14 @@ character was written in the last column and the next one wraps" (as in pyte and
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from pyte import modes as mo
 
 from adapters.emulator.cursor import CursorScreen
 from adapters.emulator.grid import DEFAULT_KEY, MAX_CELL_CHARS, NARROW, Line, char_width
-from adapters.emulator.rows import HistoryLine, compact_line, unwrapped
+from adapters.emulator.packed_history import PackedHistory
+from adapters.emulator.rows import compact_line, unwrapped
 
 
 class CanvasScreen(CursorScreen):
@@ -33,7 +33,7 @@ class CanvasScreen(CursorScreen):
         # xterm's BCE, as tmux does); `IdeaScreen.sgr` keeps them in step.
         self.key = DEFAULT_KEY
         self.blank = DEFAULT_KEY
-        self.history: deque[HistoryLine] = deque(maxlen=max(history, 0))
+        self.history = PackedHistory(history)
         # How many of the newest history lines got there by scrolling, so that a taller
         # screen may pull them back (tmux's `hscrolled`); lines a clear pushed stay there.
         self.scrolled = 0

@@ -168,8 +168,8 @@ class PyteEmulator:
     # -- beyond the port ----------------------------------------------------------------
 
     def compact_step(self) -> bool:
-        """Nothing to do: the history is kept as compact text and style strings already."""
-        return False
+        """Pack one block of older history lines (`packed_history`)."""
+        return self._screen.history.pack_step()
 
     @property
     def internal_errors(self) -> int:

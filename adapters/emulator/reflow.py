@@ -14,10 +14,10 @@ ends up in the history goes to the top left corner. All of this is what tmux 3.3
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
 from adapters.emulator.grid import LOW_BYTE, Line
+from adapters.emulator.packed_history import PackedHistory
 from adapters.emulator.rows import (
     HistoryLine,
     WrappedCells,
@@ -91,7 +91,7 @@ class _Joined:
 
 
 def reflow(
-    history: deque[HistoryLine],
+    history: PackedHistory,
     grid: list[Line],
     cursor: tuple[int, int],
     old_cols: int,
