@@ -27,6 +27,7 @@ from typing import Any
 from adapters.emulator.bounds import MAX_REPLY_CHARS, MAX_STRING, queue_event
 from adapters.emulator.ghostty_fixups import (
     DEC_CPR,
+    FULL_RESET,
     SOFT_RESET,
     carry_of,
     da_requests,
@@ -477,6 +478,10 @@ class GhosttyEmulator:
                     self._dec_cpr = True  # the reply to this CSI 6 n gets its "?"
                     write(terminal, b"\x1b[6n", 4)
                     self._dec_cpr = False
+                elif fixed == FULL_RESET:
+                    if self._title_pending:
+                        self._take_title()  # the title set before the reset stays
+                    write(terminal, FULL_RESET, len(FULL_RESET))
         # A joiner cut between two reads is in the few bytes around the cut: the read
         # itself is not copied to look at it with the last read's end in front.
         tail = self._utf8_tail

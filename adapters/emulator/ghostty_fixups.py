@@ -10,6 +10,9 @@ scan; a program sends these sequences rarely), so a read without them costs noth
   and the cursor shown, numeric keypad, default rendition, no margins, the cursor kept;
 - the DEC form of the cursor position report (`CSI ? 6 n`) is answered `CSI ? r ; c R`
   (Ghostty answers only `CSI 6 n`).
+- RIS (`ESC c`) clears Ghostty's title, and a title set earlier in the same read is read
+  only once the read is parsed: it is read before the reset, so the title stays, as in
+  tmux and pyte's backend, however the output is cut into reads;
 - DA1/DA2/DA3 with a non-zero parameter (`CSI 1 c`, `CSI > 1 c`) get no reply, as in
   xterm (only looked for after Ghostty answered a DA in the read).
 - a code point joining the cluster of a cell already written (a combining accent, a zero
@@ -30,7 +33,7 @@ from core.terminal import MouseMode
 
 _MODES = re.compile(rb"\x1b\[\?([0-9;]*)([hl])")
 _DA = re.compile(rb"\x1b\[[>=]?([0-9;]*)c")
-_SPLIT = re.compile(rb"\x1b\[!p|\x1b\[\?6n")
+_SPLIT = re.compile(rb"\x1b\[!p|\x1b\[\?6n|\x1bc")
 _UNFINISHED = re.compile(rb"\x1b(?:\[[\x20-\x3f]*)?\Z")
 """An ESC, or a CSI with its parameters and intermediates but no final byte yet."""
 CARRY_MAX = 64
@@ -55,6 +58,7 @@ _ZERO_WIDTH_JOINER = b"\xe2\x80\x8d"
 _JOINING_F0 = (b"\xf0\x9f\x8f", b"\xf0\x9f\x87")
 SOFT_RESET = b"\x1b[!p"
 DEC_CPR = b"\x1b[?6n"
+FULL_RESET = b"\x1bc"
 
 
 def mouse_asked(data: bytes, current: MouseMode | None) -> MouseMode | None:
@@ -97,7 +101,7 @@ def may_join_a_cell(data: bytes) -> bool:
 def needs_split(data: bytes) -> bool:
     """Whether `data` (with the previous read's carry in front) holds a sequence `pieces`
     corrects."""
-    return SOFT_RESET in data or DEC_CPR in data
+    return SOFT_RESET in data or DEC_CPR in data or FULL_RESET in data
 
 
 def pieces(data: bytes, carry: bytes = b"") -> Iterator[tuple[bytes, bytes]]:
