@@ -40,7 +40,8 @@ _TOKEN = re.compile(
     # 9 OSC (10 payload) ended by BEL or ESC + any character (tmux consumes both; ESC \ is ST)
     r"|(?<=\x1b)(\]([^\x07\x1b]*)(?:\x07|\x1b.))"
     r"|(?<=\x1b)([PX^_][^\x1b]*\x1b.)"  # 11 DCS, SOS, PM, APC: consumed and ignored
-    r"|(?<=\x1b)((?:\[[0-?]*[ -/]*|[ -/]*)\Z)"  # 12 sequence cut by the end of the chunk
+    # 12 sequence cut by the end of the chunk (a CSI may hold C0 controls, as in 18)
+    r"|(?<=\x1b)((?:\[[0-?\x00-\x17\x19\x1c-\x1f]*[ -/]*|[ -/]*)\Z)"
     r"|(?<=\x1b)([\]PX^_])"  # 13 string with no terminator in this chunk
     # 14 ESC sequence: 15 intermediates + 16 final, or 17 final alone
     r"|(?<=\x1b)((?:([ -/]+)([0-~])|([0-OQ-WYZ\\`-~])))"

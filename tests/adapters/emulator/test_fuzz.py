@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core.terminal import row_text
@@ -104,6 +104,9 @@ def test_random_bytes_never_break_the_screen(data: bytes, cols: int, rows: int) 
 
 @FUZZ
 @given(_stream(), st.lists(st.integers(0, 10_000), max_size=12))
+# A title, then a full reset in the same read (Ghostty clears its title; the title stays).
+@example(b"\x1b]0;t\x07\x1bc", [6])
+@example(b"\x1b]0;t\x07\x1bc", [7])
 def test_how_the_stream_is_cut_never_matters(data: bytes, cuts: list[int]) -> None:
     whole = make(16, 6, scrollback=20)
     whole.feed(data)
@@ -135,6 +138,7 @@ def _texts_of_rows(data: bytes, cols: int = 16, rows: int = 6) -> list[str]:
 
 @FUZZ
 @given(_stream(), st.lists(st.integers(0, 10_000), max_size=6))
+@example(b"a\x1b7\x1b[\ta\x1b[38;2;1;2;3m", [6])  # a CSI holding a TAB, cut after it
 def test_a_rows_text_read_alone_is_the_text_of_the_row(data: bytes, cuts: list[int]) -> None:
     assert _texts_read_alone(_cut(data, cuts)) == _texts_of_rows(data)
 
