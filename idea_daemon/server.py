@@ -154,10 +154,11 @@ class DaemonServer:
             await asyncio.sleep(POLL_INTERVAL)
             service = self._service()
             now = time.monotonic()
-            for session in list(service.sessions.values()):
+            sessions = list(service.sessions.values())
+            for session in sessions:
                 session.check_silence(now)
             if self.compactor is not None:
-                self.compactor.poll(list(service.sessions.values()))
+                self.compactor.poll(sessions)  # idle cells' history, compacted a step a turn
             windows = {c.window_id for c in self.clients.values() if c.attached}
             for window_id in windows:
                 commands = tuple(

@@ -191,6 +191,12 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 
 _log = logging.getLogger(__name__)
 
+# A library built without them (`PYGHOSTTY_LIB` may name any build) still works: its
+# history just stays uncompressed.
+OPTIONAL_FUNCTIONS = frozenset(
+    {"ghostty_terminal_compress", "ghostty_terminal_compression_activity"}
+)
+
 
 class GhosttyUnavailable(RuntimeError):
     """libghostty-vt cannot be used here; the message says why."""
@@ -316,12 +322,6 @@ _FUNCTIONS = tuple(
     if line.startswith(("int ghostty_", "void ghostty_", "bool ghostty_"))
 )
 
-
-# A library built without them (`PYGHOSTTY_LIB` may name any build) still works: its
-# history just stays uncompressed.
-OPTIONAL_FUNCTIONS = frozenset(
-    {"ghostty_terminal_compress", "ghostty_terminal_compression_activity"}
-)
 
 
 def available() -> str | None:
