@@ -18,6 +18,8 @@ class ConnectionWriter(Protocol):
 
     def close(self) -> None: ...
 
+    def write_eof(self) -> None: ...
+
     @property
     def transport(self) -> asyncio.WriteTransport | None: ...
 
@@ -62,6 +64,8 @@ class ClientConnection:
     focused one wait their interval from then, so the client has time at rest."""
     closed: bool = False
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    gone: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the server stopped reading this client (it closed, or it broke)."""
     """Commands of this client still running (those that wait), cancelled when it leaves."""
 
     @property

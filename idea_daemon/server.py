@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 
 POLL_INTERVAL = 1.0
 MAX_PENDING_COMMANDS = 64
+STOP_LINGER = 1.0
+"""How long a stopping server waits for its clients to close after saying why it stops."""
 """Commands that wait (capture --wait...) one connection may have running at once."""
 
 
@@ -115,6 +117,7 @@ class DaemonServer:
         self._stop_task: asyncio.Task[None] | None = None
         self._poll_task: asyncio.Task[None] | None = None
         self._shown_commands: dict[str | None, tuple[str | None, ...]] = {}
+        self._stopping = False
 
     # ─── lifecycle ───────────────────────────────────────────────────────────────────
 
@@ -176,11 +179,23 @@ class DaemonServer:
             self.compactor.stop()
         if self.watchdog is not None:
             self.watchdog.stop()
-        for client in list(self.clients.values()):
+        self._stopping = True
+        leaving = list(self.clients.values())
+        for client in leaving:
             if client.attached:
                 client.send(Detached(reason=reason))
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(client.writer.drain(), 1.0)
+            # Only our side ends here: a client may still be writing (a size, a "frames
+            # shown") when it is told to go. Were the socket closed now, its next write would
+            # fail and it would lose the reason above, still unread (a broken pipe). It
+            # closes once it has read it; its own close ends its reader here.
+            with contextlib.suppress(Exception):
+                client.writer.write_eof()
+        gone = [client.gone.wait() for client in leaving]
+        if gone:
+            await asyncio.wait([asyncio.ensure_future(g) for g in gone], timeout=STOP_LINGER)
+        for client in leaving:
             client.writer.close()
         if self._server is not None:
             self._server.close()
@@ -220,6 +235,7 @@ class DaemonServer:
             pass
         finally:
             client.closed = True
+            client.gone.set()
             self.clients.pop(client.id, None)
             self.frames.echo_first.unwatch_input(socket_fd)
             writer.close()
@@ -332,6 +348,8 @@ class DaemonServer:
             body = await framing.read_frame(reader)
             if body is None:
                 return
+            if self._stopping:
+                continue  # read to its end, but the server is going: nothing more is done
             message = framing.decode_client(body)
             if isinstance(message, Request):
                 if client.kind == "control":

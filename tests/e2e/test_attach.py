@@ -191,7 +191,8 @@ def test_kill_server_tells_attached_clients_why(idea: IdeaEnv, tui: TuiFactory) 
     client = tui()
     client.wait_cells(1)
     idea.run("kill-server", "-f")
-    assert client.wait_exit() == 0
+    status = client.wait_exit()
+    assert status == 0, client.transcript()
     assert "[the server was killed]" in client.transcript()
 
 

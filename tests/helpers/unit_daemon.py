@@ -52,6 +52,7 @@ class FakeWriter:
     def __init__(self) -> None:
         self.frames: list[bytes] = []
         self.closed = False
+        self.ended = False
 
     def write(self, data: bytes) -> None:
         self.frames.append(data)
@@ -61,6 +62,9 @@ class FakeWriter:
 
     def close(self) -> None:
         self.closed = True
+
+    def write_eof(self) -> None:
+        self.ended = True
 
     @property
     def transport(self) -> asyncio.WriteTransport | None:
