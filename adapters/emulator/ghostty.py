@@ -619,6 +619,10 @@ class GhosttyEmulator:
             scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_BOTTOM
             scroll_viewport(self._t, scroll[0])
             self._stale = self._full = self._same_pages = True
+            # The lookups of the pages read are of no use to the screen: not kept until the
+            # next update (a whole history holds tens of thousands).
+            self._page_styles.clear()
+            self._checked.clear()
         return rows
 
     def compact_step(self) -> bool:
@@ -827,6 +831,7 @@ class GhosttyEmulator:
         raw = self._ffi.buffer(view.ptr, view.len * 8)[:]
         self._row_iterator, self._positioned, self._serial, self._raw = iterator, False, -1, raw
         self._row_y = y
+        self._seen = None  # a row read, not built for the screen: its styles are not kept
         return build_row(raw, self._style_at, self._grapheme_at, reverse, self._uri_at)
 
     def _row_cells(self) -> Any:

@@ -130,3 +130,29 @@ def test_many_lines_keep_invariants() -> None:
     emulator.feed(f"\x1b[33m{'y' * 31}中\x1b[0m\r\n".encode() * 80)
     check_invariants(emulator)
     assert emulator.history_size() == 50
+
+
+def test_reading_the_whole_history_keeps_nothing_once_the_rows_are_dropped() -> None:
+    # A capture of every cell's history must not leave the daemon holding a share of it:
+    # whatever the read looked up (the styles of each row...) goes when its rows do.
+    import tracemalloc
+
+    words = "".join(f"\x1b[3{n % 8};{1 + n % 4}mw{n}\x1b[0m " for n in range(8))
+    styled = "".join(f"line {n} {words}\r\n" for n in range(5000))
+    emulator = fed(styled, cols=80, rows=10, scrollback=6000)
+    emulator.render_row(0)
+    emulator.take_dirty()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        rows = emulator.render_history(0, emulator.history_size())
+        assert len(rows) == 4991 and row_text(rows[-1]).startswith("line 4990")
+        del rows
+        emulator.render_row(0)  # the screen is read again, as after a capture
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Python keeps up to 2,000 freed tuples of each small size for reuse (traced as
+    # allocated): a few hundred kilobytes at most, where keeping what the read looked up
+    # held megabytes.
+    assert kept < 1024 * 1024, f"{kept} bytes kept after the history read"
