@@ -12,7 +12,7 @@ Colour encoding (an int):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 from typing import Protocol
@@ -241,6 +241,24 @@ class TerminalEmulator(Protocol):
         """One short step (well under a millisecond) of work that shrinks the memory the
         scrollback takes, run while the cell is idle; True while more steps remain. What is
         shown and kept never changes. A backend with nothing to compact returns False."""
+
+
+HISTORY_BLOCK = 1000
+"""Rows of scrollback `history_rows` reads at a time."""
+
+
+def history_rows(emulator: TerminalEmulator, start: int, count: int) -> Iterator[Row]:
+    """Scrollback rows `[start, start + count)`, read `HISTORY_BLOCK` at a time: whoever goes
+    through a whole history (a capture) holds one block of rows at once, not all of them
+    (10,000 rows as Python objects are some 40 MB). Consume it before the cell reads more
+    output: the lines would move under it."""
+    end = start + max(count, 0)
+    while start < end:
+        block = emulator.render_history(start, min(HISTORY_BLOCK, end - start))
+        if not block:
+            return
+        yield from block
+        start += len(block)
 
 
 def row_text(row: Row) -> str:

@@ -4,14 +4,16 @@ watching it for activity or silence."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
+from collections.abc import Iterable
 
 import msgspec
 
 from adapters.ipc import commands as rpc
 from core.keys import parse_key_spec, wrap_paste
 from core.limits import MAX_PATTERN, wait_seconds
-from core.terminal import Row, links_of_rows, row_text, rows_to_ansi
+from core.terminal import Row, history_rows, links_of_rows, row_text, rows_to_ansi
 from idea_daemon.client_connection import ClientConnection
 from idea_daemon.command_table import command, entries
 from idea_daemon.commands import _svc, target
@@ -83,12 +85,13 @@ async def capture(server: DaemonServer, client: ClientConnection,
         # A program that could not start has no screen: its error is what the cell shows.
         return rpc.CaptureAnswer(text=session.error, cols=emulator.cols, rows=emulator.rows,
                                  cursor=[0, 0], cell=ref.leaf.id, error=session.error)
-    rows: list[Row] = []
+    rows: Iterable[Row] = (emulator.render_row(y) for y in range(emulator.rows))
     if p.history:
         size = emulator.history_size()
         start = max(0, size - p.history)
-        rows.extend(emulator.render_history(start, size - start))
-    rows.extend(emulator.render_row(y) for y in range(emulator.rows))
+        # Read a block at a time as the text is made (all at once, 10,000 lines of history
+        # were some 40 MB of rows at the peak).
+        rows = itertools.chain(history_rows(emulator, start, size - start), rows)
     text = rows_to_ansi(rows) if p.ansi else "\n".join(row_text(r).rstrip() for r in rows)
     cursor = emulator.cursor()
     return rpc.CaptureAnswer(text=text, cols=emulator.cols, rows=emulator.rows,

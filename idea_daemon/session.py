@@ -23,6 +23,7 @@ from core.terminal import (
     TerminalEmulator,
     TerminalEvent,
     TerminalEventKind,
+    history_rows,
     row_text,
 )
 from idea_daemon.ports import Pty, PtySpawner, SpawnFailed
@@ -408,8 +409,8 @@ class TerminalSession:
         if history > 0:
             size = emulator.history_size()
             start = max(0, size - history)
-            rows = emulator.render_history(start, size - start)
-            lines.extend(row_text(row).rstrip() for row in rows)
+            lines.extend(row_text(row).rstrip()
+                         for row in history_rows(emulator, start, size - start))
         lines.extend(self._screen_rows())
         return lines
 

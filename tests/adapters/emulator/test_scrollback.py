@@ -156,3 +156,18 @@ def test_reading_the_whole_history_keeps_nothing_once_the_rows_are_dropped() -> 
     # allocated): a few hundred kilobytes at most, where keeping what the read looked up
     # held megabytes.
     assert kept < 1024 * 1024, f"{kept} bytes kept after the history read"
+
+
+def test_history_read_in_blocks_is_the_history_read_at_once() -> None:
+    from core.terminal import HISTORY_BLOCK, history_rows
+
+    emulator = fed(_numbered(2 * HISTORY_BLOCK + 500), cols=30, rows=5, scrollback=3000)
+    size = emulator.history_size()
+    assert size > 2 * HISTORY_BLOCK
+    assert list(history_rows(emulator, 0, size)) == emulator.render_history(0, size)
+    part = list(history_rows(emulator, 7, HISTORY_BLOCK + 3))
+    assert part == emulator.render_history(7, HISTORY_BLOCK + 3)
+    assert row_text(part[0]).startswith("line 7") and len(part) == HISTORY_BLOCK + 3
+    # Past the end: what there is, as `render_history` gives it.
+    assert list(history_rows(emulator, size - 2, 10)) == emulator.render_history(size - 2, 10)
+    assert list(history_rows(emulator, 0, 0)) == []
