@@ -64,9 +64,9 @@ class ClientConnection:
     focused one wait their interval from then, so the client has time at rest."""
     closed: bool = False
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    """Commands of this client still running (those that wait), cancelled when it leaves."""
     gone: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the server stopped reading this client (it closed, or it broke)."""
-    """Commands of this client still running (those that wait), cancelled when it leaves."""
 
     @property
     def attached(self) -> bool:

@@ -50,9 +50,9 @@ log = logging.getLogger(__name__)
 
 POLL_INTERVAL = 1.0
 MAX_PENDING_COMMANDS = 64
+"""Commands that wait (capture --wait...) one connection may have running at once."""
 STOP_LINGER = 1.0
 """How long a stopping server waits for its clients to close after saying why it stops."""
-"""Commands that wait (capture --wait...) one connection may have running at once."""
 
 
 
@@ -192,9 +192,9 @@ class DaemonServer:
             # closes once it has read it; its own close ends its reader here.
             with contextlib.suppress(Exception):
                 client.writer.write_eof()
-        gone = [client.gone.wait() for client in leaving]
-        if gone:
-            await asyncio.wait([asyncio.ensure_future(g) for g in gone], timeout=STOP_LINGER)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                asyncio.gather(*(client.gone.wait() for client in leaving)), STOP_LINGER)
         for client in leaving:
             client.writer.close()
         if self._server is not None:
