@@ -21,7 +21,7 @@ from idea_daemon.cell_programs import CellPrograms
 from idea_daemon.errors import CommandError, ConfirmationNeeded
 from idea_daemon.lookups import CellRef, Listener, Lookups
 from idea_daemon.persistence import Persistence
-from idea_daemon.ports import ProjectStorePort, RegistryPort, WorkspacePorts
+from idea_daemon.ports import Clock, ProjectStorePort, RegistryPort, WorkspacePorts
 from idea_daemon.project_ops import ProjectOps
 from idea_daemon.runtime import ProjectRuntime
 from idea_daemon.session import TerminalSession
@@ -56,6 +56,9 @@ class WorkspaceService:
                              self.project_ops, listener, ports.new_id)
         self.registry: RegistryPort = ports.registry
         self.project_store: ProjectStorePort = ports.projects
+        self.clock: Clock = ports.clock
+        """The daemon's one clock: sessions date their output on it, and so do the services
+        that compare their own times with a session's (delegation tickets)."""
 
     # ─── the state most callers read ─────────────────────────────────────────────────
 

@@ -495,7 +495,7 @@ class TerminalSession:
     def note_human_input(self, data: bytes) -> None:
         """Keys from a person (a client, send-keys, paste): track a half-typed draft, which a
         delegated task must never be merged into (DLG, D4)."""
-        self.human_input_at = time.monotonic()
+        self.human_input_at = self.monotonic()
         last_submit = max(data.rfind(b"\r"), data.rfind(b"\n"), data.rfind(b"\x03"),
                           data.rfind(b"\x15"))
         # A submit, Ctrl-C or Ctrl-U ends the draft; anything typed after it starts one.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from core.agents.profile import AgentProfile
@@ -51,6 +51,9 @@ class Owner(Protocol):
     def tell_user(self, runtime: ProjectRuntime, message: str) -> None: ...
 
     def mark(self, runtime: ProjectRuntime, agent_id: str, text: str) -> None: ...
+
+    def clock(self) -> float:
+        """The tickets' time (the sessions' clock)."""
 
 
 class AgentSessions(Protocol):
@@ -90,7 +93,8 @@ async def output_or(session: TerminalSession, timeout: float) -> None:
 class Watch:
     """What the daemon learned about one agent session."""
 
-    started_at: float = field(default_factory=time.monotonic)
+    started_at: float
+    """When the session was first watched, on the session's clock."""
     was_idle: bool = False
     mcp_connected: bool = False
     last: Verdict | None = None
@@ -117,7 +121,7 @@ def rules_of(profile: AgentProfile) -> StateRules:
 
 
 def observe(session: TerminalSession, rules: StateRules, watch: Watch) -> Verdict:
-    now = time.monotonic()
+    now = session.monotonic()
     quiet = now - session.last_output if session.last_output else 0.0
     seen = Observation(
         title=session.title,
@@ -213,7 +217,7 @@ class Deliverer:
             if not session.running:
                 return False
             verdict = observe(session, rules, watch)
-            now = time.monotonic()
+            now = session.monotonic()
             why = ""
             if verdict.state != "idle":
                 why = f"{ticket.target_name} is {verdict.state}"
@@ -261,10 +265,11 @@ class Deliverer:
         text = delivery_text(ticket)
         data = wrap_paste(text, session.emulator.modes, keep_newlines=True)
         if not session.write(data):
-            box.fail(ticket.id, time.monotonic(), f"{ticket.target_name} is not reading input")
+            box.fail(ticket.id, self.owner.clock(),
+                     f"{ticket.target_name} is not reading input")
             self.owner.changed(runtime, ticket)
             return
-        box.delivered(ticket.id, time.monotonic())
+        box.delivered(ticket.id, self.owner.clock())
         self.owner.changed(runtime, ticket)
         await asyncio.sleep(profile.submit_delay_ms / 1000)
         # The end of the text: where the cursor sits while it waits in the composer.
@@ -273,17 +278,17 @@ class Deliverer:
             if ticket.state.final:
                 return
             box.submit_attempted(ticket.id)
-            submitted_at = time.monotonic()
+            submitted_at = session.monotonic()
             session.write(profile.submit_sequence.encode())
             if await self._started(session, rules, ticket, submitted_at, snippet):
                 if not ticket.state.final:
-                    box.submitted(ticket.id, time.monotonic())
+                    box.submitted(ticket.id, self.owner.clock())
                     self.owner.changed(runtime, ticket)
                 return
             log.info("ticket %s: the turn did not start, submitting again", ticket.id)
         box.fail(
             ticket.id,
-            time.monotonic(),
+            self.owner.clock(),
             f"the task was typed into {ticket.target_name} but its turn never started "
             f"({SUBMIT_ATTEMPTS} submits)",
         )
@@ -328,7 +333,7 @@ class Deliverer:
                 code = session.exit_code
                 box.fail(
                     ticket.id,
-                    time.monotonic(),
+                    self.owner.clock(),
                     f"{ticket.target_name} exited during the task"
                     + (f" (exit code {code})" if code is not None else ""),
                 )
@@ -338,7 +343,7 @@ class Deliverer:
                 verdict = observe(session, rules, watch)
                 was_busy = was_busy or verdict.state != "idle"
                 if verdict.state == "idle" and (was_busy or session.last_output):
-                    box.end_turn(ticket.target, time.monotonic())
+                    box.end_turn(ticket.target, self.owner.clock())
                     self.owner.changed(runtime, ticket)
                     return
                 await asyncio.sleep(POLL * 5)

@@ -10,7 +10,6 @@ on the service, not in this module, so two daemons in one process never share th
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -61,7 +60,7 @@ def snapshot(orchestration: OrchestrationService, runtime: ProjectRuntime) -> Sn
     for status in orchestration.agents.status(runtime):
         agent = status.agent
         rows.append(agent_row(orchestration, runtime, agent, agent.profile_id))
-    tickets = recent_tickets(orchestration.box(runtime).tickets(), time.monotonic())
+    tickets = recent_tickets(orchestration.box(runtime).tickets(), orchestration.clock())
     return Snapshot(project=runtime.name, agents=rows, tickets=tickets)
 
 

@@ -87,13 +87,16 @@ class OrchestrationService(SkillTools):
         self.service = service
         self.agents = agents
         self.limits = limits or Limits()
+        self.clock: Callable[[], float] = service.clock.monotonic
+        """When tickets are created, delivered and due: the sessions' clock, since the limit
+        watcher measures a turn's silence from its ticket's delivery to a session's output."""
         self.host: McpHost | None = None
         self.files: FileProtocol | None = None
+        """The file protocol (set by the composition root)."""
         self.knowledge: Knowledge | None = None
         """Memory and project context tools (issue 9), set by the composition root."""
         self.notify: Callable[[str | None, str, str], None] | None = None
         """Tells the user (the status line of a window's clients); set by the root."""
-        """The file protocol (set by the composition root)."""
         self.conversations: Conversations | None = None
         """Each pair's log and handoff (LOG-1, LOG-2; set by the composition root)."""
         self.refresh: ContextRefresh | None = None
@@ -159,9 +162,9 @@ class OrchestrationService(SkillTools):
             deadlines = [d for box in self.boxes.values() if (d := box.next_deadline())]
             delay = SWEEP_MAX
             if deadlines:
-                delay = max(0.0, min(SWEEP_MAX, min(deadlines) - time.monotonic()))
+                delay = max(0.0, min(SWEEP_MAX, min(deadlines) - self.clock()))
             self._wake.clear()
-            self._sweep_due = time.monotonic() + delay
+            self._sweep_due = self.clock() + delay
             try:
                 await asyncio.wait_for(self._wake.wait(), delay + 0.01)
             except TimeoutError:
@@ -170,7 +173,7 @@ class OrchestrationService(SkillTools):
             self.sweep()
 
     def sweep(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
         for root, box in list(self.boxes.items()):
             runtime = self.service.projects.get(root)
             for ticket in box.sweep(now):
@@ -191,7 +194,7 @@ class OrchestrationService(SkillTools):
             if problem:
                 runtime.problems.append(problem)
                 log.error("%s", problem)
-            pending = box.restore(tickets, time.monotonic())
+            pending = box.restore(tickets, self.clock())
             if pending:
                 log.info("%s: %d pending tickets restored", runtime.name, len(pending))
                 self._drop_orphans(runtime, box, pending)
@@ -206,7 +209,7 @@ class OrchestrationService(SkillTools):
             known = {agent.id for agent in self.agents.manifest(runtime).agents}
         except (IdeaError, CommandError):
             return  # agents.json unreadable: said elsewhere; the tickets wait for it
-        now = time.monotonic()
+        now = self.clock()
         for ticket in pending:
             gone = None
             if ticket.target not in known:
@@ -263,7 +266,7 @@ class OrchestrationService(SkillTools):
     def watch(self, session: TerminalSession) -> Watch:
         watch = self.watches.get(session.id)
         if watch is None:
-            watch = self.watches[session.id] = Watch()
+            watch = self.watches[session.id] = Watch(started_at=session.monotonic())
         return watch
 
     def profile_of(self, session: TerminalSession) -> AgentProfile:
@@ -330,7 +333,7 @@ class OrchestrationService(SkillTools):
         default), the task fails now, saying until when the target is limited.
         """
         box = self.box(runtime)
-        now = time.monotonic()
+        now = self.clock()
         ticket = box.ask(
             requester=requester[0],
             requester_name=requester[1],
@@ -372,7 +375,7 @@ class OrchestrationService(SkillTools):
                         reason: str) -> None:
         """Fail the queued tickets of a limited agent whose caller stops waiting before
         the agent resumes in `wait` seconds (issue 10: a clear error, not a timeout)."""
-        now = time.monotonic()
+        now = self.clock()
         for ticket in self.box(runtime).queue(agent_id):
             if ticket.state is not TicketState.QUEUED:
                 continue
@@ -403,14 +406,14 @@ class OrchestrationService(SkillTools):
     ) -> None:
         if by_user:
             self._quiet.add(ticket.id)  # the user did it: no mark, no message
-        if self.box(runtime).fail(ticket.id, time.monotonic(), reason) is not None:
+        if self.box(runtime).fail(ticket.id, self.clock(), reason) is not None:
             self.changed(runtime, ticket)
 
     async def wait_outcome(
         self, runtime: ProjectRuntime, ticket: Ticket, limit: float, progress: Progress | None
     ) -> Ticket:
         """Wait until the ticket ends or `limit` seconds pass (the long-poll bound)."""
-        deadline = time.monotonic() + limit
+        deadline = time.monotonic() + limit  # a real wait, whatever the tickets' clock
         every = self.limits.progress_every
         while not ticket.state.final:
             left = deadline - time.monotonic()
@@ -431,7 +434,7 @@ class OrchestrationService(SkillTools):
             if held:
                 why = f" ({held})"
             return f"ticket {ticket.id}: queued for {ticket.target_name}, {ahead} ahead{why}"
-        since = time.monotonic() - (ticket.delivered_at or time.monotonic())
+        since = self.clock() - (ticket.delivered_at or self.clock())
         held = box.held(ticket.target)  # a suspected usage limit: the turn goes on, held
         why = f"; {held.replace('target', ticket.target_name, 1)}" if held else ""
         return (f"ticket {ticket.id}: {ticket.target_name} is working on it ({since:.0f} s"
@@ -505,7 +508,7 @@ class OrchestrationService(SkillTools):
             await self.wait_outcome(runtime, found, self.limits.poll_max, progress)
         except asyncio.CancelledError:
             # Esc in the CLI, or a client that cut the call: the target is freed (DLG-7).
-            if box.cancel(found.id, time.monotonic(), f"{caller.name} cancelled the call"):
+            if box.cancel(found.id, self.clock(), f"{caller.name} cancelled the call"):
                 log.info("ticket %s cancelled by its caller", found.id)
                 self.changed(runtime, found)
             raise
@@ -530,7 +533,7 @@ class OrchestrationService(SkillTools):
     async def reply(self, caller: Caller, result: str, ticket: str | None) -> str:
         runtime = self.runtime_of(caller.project_root)
         answered = self.box(runtime).reply(
-            replier=caller.agent_id, result=result, ticket_id=ticket, now=time.monotonic()
+            replier=caller.agent_id, result=result, ticket_id=ticket, now=self.clock()
         )
         self._record_turn(runtime, answered, "response", result)
         self.changed(runtime, answered)
@@ -669,7 +672,7 @@ class OrchestrationService(SkillTools):
             await self.wait_outcome(runtime, ticket, timeout or USER_ASK_TIMEOUT, None)
         except asyncio.CancelledError:
             # `idea ask` interrupted (Ctrl-C closes its connection): the task is withdrawn.
-            if self.box(runtime).cancel(ticket.id, time.monotonic(), "the user cancelled"):
+            if self.box(runtime).cancel(ticket.id, self.clock(), "the user cancelled"):
                 self.changed(runtime, ticket)
             raise
         if ticket.state.final:
@@ -719,7 +722,7 @@ class OrchestrationService(SkillTools):
         if current is not None:
             info["ticket"] = current.id
             info["askedBy"] = current.requester_name
-            info["since"] = round(time.monotonic() - (current.delivered_at or time.monotonic()))
+            info["since"] = round(self.clock() - (current.delivered_at or self.clock()))
         return info
 
     def ticket_info(self, runtime: ProjectRuntime, ticket_id: str) -> Ticket:

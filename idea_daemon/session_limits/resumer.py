@@ -117,7 +117,7 @@ class Resumer:
         if orchestration is not None:
             agent = limits.agents.agent(runtime, agent_id)
             box = orchestration.box(runtime)
-            box.release(agent_id, _monotonic())
+            box.release(agent_id, orchestration.clock())
             orchestration.submit(runtime, (USER, "user"), agent, prompt, expects_reply=False,
                                  first=True)
         limits.save(runtime)
@@ -181,9 +181,3 @@ class Resumer:
         limits.tell(runtime, f"{agent.name} continues on {profile_id} while its limit lasts"
                     + (" (back at the reset)" if swap_back and limit.fire_at else ""))
         return book.get(agent.id)
-
-
-def _monotonic() -> float:
-    import time
-
-    return time.monotonic()

@@ -11,7 +11,6 @@ the scene shows the state. The watcher (`watcher.py`) produces signals; the resu
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -171,7 +170,7 @@ class SessionLimitService:
         if orchestration is None:
             return
         box = orchestration.box(runtime)
-        box.hold(limit.agent_id, self.hold_reason(limit), time.monotonic())
+        box.hold(limit.agent_id, self.hold_reason(limit), orchestration.clock())
         if limit.state is not LimitState.LIMITED:
             return
         interrupted = box.requeue_turn(limit.agent_id, "interrupted by a usage limit")
@@ -192,7 +191,7 @@ class SessionLimitService:
         if orchestration is None:
             return
         box = orchestration.box(runtime)
-        if box.release(agent_id, time.monotonic()):
+        if box.release(agent_id, orchestration.clock()):
             orchestration.deliverer.kick(runtime, agent_id)
 
     def seconds_to_resume(self, runtime: ProjectRuntime, agent_id: str) -> float | None:
