@@ -13,7 +13,9 @@ Python backend). What this class adds is the port's contract on top:
 - the synchronized-output time box (mode 2026 left open is closed by force after
   `sync_timeout`), and DECSCUSR 0 reported as `CursorShape.DEFAULT`.
 Scrollback rows are read by moving the viewport over the history and back (one render
-state update per screenful), never cell by cell.
+state update per screenful), never cell by cell. While the cell is idle, the oldest history
+pages move out of Ghostty into packed segments (`cold_rows`); the history the port shows is
+those segments followed by what Ghostty still holds.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.emulator.bounds import MAX_REPLY_CHARS, MAX_STRING, queue_event
+from adapters.emulator.cold_rows import ColdRows, PageMove
 from adapters.emulator.ghostty_fixups import (
     DEC_CPR,
     FULL_RESET,
@@ -70,6 +73,10 @@ _SHAPES = {0: CursorShape.BAR, 1: CursorShape.BLOCK, 2: CursorShape.UNDERLINE}
 # assumed means a page more kept, never a line fewer).
 _PAGE_BYTES = 401_408
 _PAGE_GRID = 374_500
+_MOVE_STEP = 24
+"""History rows read per compaction step while moving pages out (≈ 27 µs a row)."""
+_CLEARS_HISTORY = (b"\x1b[3J", b"\x1bc")
+"""ED 3 and RIS: Ghostty empties its history; the moved rows go with it."""
 _DEFAULT_SHAPE = 3  # BLOCK_HOLLOW: no DECSCUSR selects it, so it stands for "DECSCUSR 0"
 _MOUSE_MODES = ((1003, MouseMode.ANY), (1002, MouseMode.BUTTON), (1000, MouseMode.NORMAL),
                 (9, MouseMode.X10))
@@ -181,6 +188,14 @@ class GhosttyEmulator:
         self._da_next = False
         self._da_replies: list[int] = []
         self._scrollback = max(scrollback_lines, 0)
+        self._cold = ColdRows()
+        """The oldest history, moved out of Ghostty's pages while the cell was idle."""
+        self._move: PageMove | None = None
+        self._generation = 0
+        """Moves on with every write and resize: a page move begun before is void."""
+        self._moved_at = -1
+        """The generation the last move ended at: none again until output comes."""
+        self._raw_row = ffi.new("GhosttyRow*")
         self._pages = self._max_pages = self._kept = 0
         self._alternate = lib.GHOSTTY_TERMINAL_SCREEN_ALTERNATE
         self._cols, self._rows = cols, rows
@@ -455,6 +470,30 @@ class GhosttyEmulator:
     def feed(self, data: bytes) -> None:
         if not data:
             return
+        self._generation += 1
+        if self._cold:
+            cut = self._history_cleared_at(data)
+            if cut is not None:
+                # The moved rows are cleared with Ghostty's history, and only then does the
+                # output after the clear scroll into a history that starts again.
+                self._feed(data[:cut])
+                if not self._kept_history() and not self._on_alternate():
+                    self._cold.clear()
+                data = data[cut:]
+                if not data:
+                    return
+        self._feed(data)
+
+    def _history_cleared_at(self, data: bytes) -> int | None:
+        """Where in `data` the last ED 3 or RIS ends (the previous read's unfinished
+        sequence in front: a clear cut in two is found), or None."""
+        scanned = self._carry + data
+        ends = [scanned.rfind(code) + len(code) for code in _CLEARS_HISTORY if code in scanned]
+        if not ends:
+            return None
+        return max(max(ends) - len(self._carry), 0)
+
+    def _feed(self, data: bytes) -> None:
         if b"\x7f" in data:
             # DEL is ignored in every parser state (DEC STD 070, tmux, pyte's backend);
             # Ghostty prints it as a glyph. The byte never occurs inside UTF-8 sequences.
@@ -521,6 +560,8 @@ class GhosttyEmulator:
         cols, rows = _clamp(cols), _clamp(rows)
         if (cols, rows) == (self._cols, self._rows):
             return
+        self._generation += 1
+        self._cold.resize(cols)
         self._sync()
         _check(self._lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16), "resize")
         self._cols, self._rows = cols, rows
@@ -582,7 +623,17 @@ class GhosttyEmulator:
         )
 
     def history_size(self) -> int:
-        return min(self._kept_history(), self._scrollback)
+        return min(self._kept_history() + self._cold_size(), self._scrollback)
+
+    def _cold_size(self) -> int:
+        """Rows moved out of Ghostty, shown before its own (none on the alternate screen,
+        which has no history)."""
+        if not self._cold or self._on_alternate():
+            return 0
+        return self._cold.size()
+
+    def _on_alternate(self) -> bool:
+        return bool(self._get_int("ACTIVE_SCREEN") == self._alternate)
 
     def _kept_history(self) -> int:
         """Scrollback lines Ghostty holds: it frees whole pages, so it may hold more than
@@ -594,13 +645,22 @@ class GhosttyEmulator:
         return int(self._size[0])
 
     def render_history(self, start: int, count: int) -> list[Row]:
-        kept = self._kept_history()
-        size = min(kept, self._scrollback)
+        cold = self._cold_size()
+        total = self._kept_history() + cold
+        size = min(total, self._scrollback)
         start = max(start, 0)
         stop = min(start + max(count, 0), size)
         if start >= stop:
             return []
-        start, stop = start + kept - size, stop + kept - size
+        # The port shows the newest `scrollback_lines` of the moved rows and Ghostty's.
+        start, stop = start + total - size, stop + total - size
+        rows = self._cold.rows(start, min(stop, cold) - start) if start < cold else []
+        if stop > cold:
+            rows.extend(self._ghostty_history(max(start, cold) - cold, stop - cold))
+        return rows
+
+    def _ghostty_history(self, start: int, stop: int) -> list[Row]:
+        """Rows `[start, stop)` of the history Ghostty holds, 0 its oldest."""
         self._sync()
         lib = self._lib
         rows: list[Row] = []
@@ -626,13 +686,110 @@ class GhosttyEmulator:
         return rows
 
     def compact_step(self) -> bool:
+        """One bounded step: of a page move (the oldest history out of Ghostty, see
+        `cold_rows`), else of Ghostty's compression of the history it keeps."""
+        if not self._finalizer.alive:
+            return False
+        return self._move_step() or self._compress_step()
+
+    def _move_step(self) -> bool:
+        """Read the next rows of a page move (beginning one when Ghostty holds pages it
+        would free), or end it; False when there is nothing to move."""
+        move = self._move
+        if move is None:
+            move = self._move = self._begin_move()
+            if move is None:
+                return False
+        elif move.generation != self._generation:
+            self._move = None  # output or a resize since: the rows read may have moved
+            return False
+        if not move.done:
+            want = min(_MOVE_STEP, move.kept - move.next_row)
+            move.take(self._history_rows_read(move.next_row, want))
+            return True
+        self._move = None
+        self._moved_at = self._generation
+        self._end_move(move)
+        return True
+
+    def _begin_move(self) -> PageMove | None:
+        """A page move, when the history holds more than the two pages Ghostty keeps
+        (the screen's first page and the one before); else None."""
+        kept = self._kept_history()
+        rows_per_page = max(_PAGE_GRID // (8 * self._cols + 8), 1)
+        if (kept < 3 * rows_per_page or self._moved_at == self._generation
+                or self._on_alternate()):
+            return None
+        self._sync()
+        iterator = self._rows_iterator()
+        if not self._lib.ghostty_render_state_row_iterator_next(iterator):
+            return None
+        _check(self._row_get(iterator, self._key_row_id, self._row_id), "row id")
+        move = PageMove(self._cols, int(self._row_id.bits[0]), kept)
+        move.generation = self._generation
+        return move
+
+    def _history_rows_read(self, start: int, count: int) -> list[tuple[Row, bool, int, int]]:
+        """Ghostty's history rows `[start, start + count)` (count at most a screenful),
+        each with whether it wraps on, the serial of its page and the cells up to the last
+        one written (an empty cell is all zero bits; a printed blank is not)."""
+        lib = self._lib
+        scroll = self._ffi.new("IdeaScrollViewportS*")
+        scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_ROW
+        scroll.value[0] = start
+        lib.ghostty_terminal_scroll_viewport(self._t, scroll[0])
+        read: list[tuple[Row, bool, int, int]] = []
+        try:
+            self._update()
+            iterator = self._rows_iterator()
+            row_get, raw, wrap = self._row_get, self._raw_row, self._bool
+            key_raw, key_wrap = lib.GHOSTTY_RENDER_STATE_ROW_DATA_RAW, lib.GHOSTTY_ROW_DATA_WRAP
+            while len(read) < min(count, self._rows) and lib.ghostty_render_state_row_iterator_next(
+                    iterator):
+                _check(row_get(iterator, key_raw, raw), "row")
+                _check(lib.ghostty_row_get(raw[0], key_wrap, wrap), "row wrap")
+                _check(row_get(iterator, self._key_row_id, self._row_id), "row id")
+                wrapped, serial = bool(wrap[0]), int(self._row_id.bits[0])
+                row = self._read_row(iterator, False, len(read))
+                written = (len(self._raw.rstrip(b"\0")) + 7) // 8
+                read.append((row, wrapped, serial, written))
+        finally:
+            scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_BOTTOM
+            lib.ghostty_terminal_scroll_viewport(self._t, scroll[0])
+            self._stale = self._full = self._same_pages = True
+            self._page_styles.clear()
+            self._checked.clear()
+        return read
+
+    def _end_move(self, move: PageMove) -> None:
+        """Have Ghostty free the pages read (a budget of one byte for a moment: it frees
+        its oldest pages then and there, keeping the screen's and one more), and keep the
+        rows it freed."""
+        lib, ffi = self._lib, self._ffi
+        before = self._kept_history()
+        _check(lib.ghostty_terminal_set(self._t, lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES,
+                                        ffi.new("size_t*", 1)), "scrollback bytes")
+        after = self._kept_history()
+        self._set_budget()
+        dropped = before - after
+        if dropped > move.staged:  # never seen: Ghostty kept less than the page read
+            _log.error("history move: Ghostty freed %d rows, %d were read; %d lost",
+                       dropped, move.staged, dropped - move.staged)
+        for segment in move.moved(dropped):
+            self._cold.append(segment)
+        self._cold.trim(max(self._scrollback - after, 0))
+        self._kept = after
+        self._compressed_at = None  # what Ghostty kept may be compressed again
+        self._stale = self._full = self._same_pages = True
+
+    def _compress_step(self) -> bool:
         """One bounded step of Ghostty's scrollback compression (≈ 0.5 ms at most for a
         120-column page; a pass over 10,000 lines is some thirty steps and takes the history
         from ≈ 11 MB to ≈ 3 MB). Ghostty restores a page transparently when it is read (a
         scrollback read, a reflow) or written again; its activity token moves then, and only
         then is another pass worth running: with the token where the last complete pass left
         it, this returns False at once."""
-        if not self._compresses or not self._finalizer.alive:
+        if not self._compresses:
             return False
         lib = self._lib
         if lib.ghostty_terminal_compression_activity(self._t, self._activity):

@@ -36,6 +36,7 @@ typedef struct GhosttyRenderStateRowCellsImpl* GhosttyRenderStateRowCells;
 typedef struct { const uint8_t* ptr; size_t len; } GhosttyString;
 typedef struct { uint8_t r; uint8_t g; uint8_t b; } GhosttyColorRgb;
 typedef uint64_t GhosttyCell;
+typedef uint64_t GhosttyRow;
 typedef struct { const GhosttyCell* ptr; size_t len; } GhosttyCellsView;
 typedef union { uint8_t palette; GhosttyColorRgb rgb; uint64_t _padding; } GhosttyStyleColorValue;
 typedef struct { int tag; GhosttyStyleColorValue value; } GhosttyStyleColor;
@@ -136,6 +137,7 @@ bool ghostty_render_state_row_iterator_next(GhosttyRenderStateRowIterator iterat
 bool ghostty_render_state_row_iterator_next_dirty(GhosttyRenderStateRowIterator iterator,
     uint16_t* out_y);
 int ghostty_render_state_row_get(GhosttyRenderStateRowIterator iterator, int data, void* out);
+int ghostty_row_get(GhosttyRow row, int data, void* out);
 int ghostty_render_state_row_cells_new(const void* allocator, GhosttyRenderStateRowCells* out);
 int ghostty_render_state_row_cells_select(GhosttyRenderStateRowCells cells, uint16_t x);
 int ghostty_render_state_row_cells_get(GhosttyRenderStateRowCells cells, int data, void* out);
@@ -173,6 +175,7 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 #define GHOSTTY_RENDER_STATE_DIRTY_FALSE 0
 #define GHOSTTY_RENDER_STATE_DIRTY_FULL 2
 #define GHOSTTY_RENDER_STATE_ROW_DATA_DIRTY 1
+#define GHOSTTY_RENDER_STATE_ROW_DATA_RAW 2
 #define GHOSTTY_RENDER_STATE_ROW_DATA_CELLS 3
 #define GHOSTTY_RENDER_STATE_ROW_DATA_CELLS_RAW 5
 #define GHOSTTY_RENDER_STATE_ROW_DATA_ID 7
@@ -180,6 +183,7 @@ void ghostty_render_state_row_cells_free(GhosttyRenderStateRowCells cells);
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_LEN 3
 #define GHOSTTY_RENDER_STATE_ROW_CELLS_DATA_GRAPHEMES_BUF 4
 #define GHOSTTY_SCROLL_VIEWPORT_BOTTOM 1
+#define GHOSTTY_ROW_DATA_WRAP 1
 #define GHOSTTY_POINT_TAG_VIEWPORT 1
 #define GHOSTTY_SCROLL_VIEWPORT_ROW 3
 #define GHOSTTY_STYLE_COLOR_PALETTE 1
