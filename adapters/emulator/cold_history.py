@@ -40,10 +40,10 @@ import msgspec
 from adapters.emulator.grid import NARROW, char_width, text_width
 from core.terminal import DEFAULT_COLOR, LinkedRow, Links, Row, Run, row_links, with_links
 
-BLOCK_LINES = 128
+BLOCK_LINES = 64
 """Logical lines per packed block: enough text for deflate to find its repetitions, little
 enough that unpacking one (to read a few rows) stays well under a millisecond."""
-BLOCK_ROWS = 512
+BLOCK_ROWS = 256
 """A block is also closed at this many rows, so that long wrapped lines keep the unpacked
 block (the read cache) small."""
 LEVEL = 6
@@ -86,15 +86,25 @@ def pack(lines: Sequence[Line]) -> bytes:
     """A block of logical lines, encoded and deflated."""
     every_run = [run for line in lines for row in line for run in row]
     texts = [run[0] for run in every_run]
-    numbers: dict[Style, int] = {}
-    style_of = [numbers.setdefault(run[1:], len(numbers)) for run in every_run]
+    # Styles are told apart by one int, not a tuple sliced from each run: thousands of
+    # tuples a block would wake the garbage collector, a pause the loop would feel.
+    numbers: dict[int, int] = {}
+    styles: list[Style] = []
+    style_of: list[int] = []
+    for run in every_run:
+        key = (run[1] + 1) << 48 | (run[2] + 1) << 20 | run[3]
+        number = numbers.get(key)
+        if number is None:
+            number = numbers[key] = len(styles)
+            styles.append((run[1], run[2], run[3]))
+        style_of.append(number)
     links: list[tuple[int, int, str]] = []
     rows = [row for line in lines for row in line]
     for number, row in enumerate(rows):
         if type(row) is LinkedRow:
             links += [(number, index, uri) for index, uri in row.links] or [
                 (number, _NO_LINK, "")]
-    block = _Block("".join(texts), [len(text) for text in texts], list(numbers), style_of,
+    block = _Block("".join(texts), [len(text) for text in texts], styles, style_of,
                    [len(row) for row in rows], [len(line) for line in lines], links)
     return zlib.compress(_encoder.encode(block), LEVEL)
 
@@ -451,6 +461,12 @@ class ColdHistory:
         self._tail_drawn += drawn
         self._size += drawn
         if len(self._tail) >= BLOCK_LINES or self._tail_drawn >= BLOCK_ROWS:
+            self._seal()
+
+    def seal(self) -> None:
+        """Pack the newest lines now, though they are fewer than a block: for a store no
+        line will be added to (an unpacked line costs some forty times its packed size)."""
+        if self._tail:
             self._seal()
 
     def _seal(self) -> None:

@@ -80,26 +80,29 @@ class ColdRows:
 
 
 class PageMove:
-    """The oldest pages of Ghostty's history being read, one page per staged segment.
+    """The oldest pages of Ghostty's history being read, one segment per page.
 
     Reading starts at history row 0 and stops before the first row of `stop_serial` (the
-    page the screen starts in, which Ghostty keeps). `fed` takes rows as read; `segments`
-    then holds each page read, with its row count.
+    page the screen starts in, which Ghostty keeps). `take` packs each logical line as soon
+    as its last row is read (a block at a time: no step holds more than a few dozen rows);
+    `segments` holds the pages read whole.
     """
 
     def __init__(self, cols: int, stop_serial: int, kept: int) -> None:
         self.cols = cols
         self.stop_serial = stop_serial
         self.kept = kept
-        """Ghostty's history rows when the move began (a change means output came)."""
+        """Ghostty's history rows when the move began."""
         self.next_row = 0
         """The next Ghostty history row to read."""
         self.generation = 0
         """The emulator's write-and-resize count when the move began."""
         self.done = False
         self.segments: list[ColdHistory] = []
-        self._page: list[tuple[Row, bool, int]] = []
+        self._segment: ColdHistory | None = None
         self._serial: int | None = None
+        self._line: list[tuple[Row, bool, int]] = []
+        """The rows read of a logical line not ended yet."""
 
     def take(self, rows: Sequence[tuple[Row, bool, int, int]]) -> None:
         """Rows read from `next_row` on: `(row, wrapped, page serial, cells written)`."""
@@ -107,10 +110,13 @@ class PageMove:
             if serial == self.stop_serial:
                 self.done = True
                 break
-            if serial != self._serial:
+            if serial != self._serial or self._segment is None:
                 self._close_page()
-                self._serial = serial
-            self._page.append((row, wrapped, written))
+                self._serial, self._segment = serial, ColdHistory(self.cols)
+            self._line.append((row, wrapped, written))
+            if not wrapped:
+                self._segment.add(self._line, self.cols)
+                self._line = []
             self.next_row += 1
         if self.next_row >= self.kept:
             self.done = True
@@ -118,17 +124,33 @@ class PageMove:
             self._close_page()
 
     def _close_page(self) -> None:
-        if self._page:
-            segment = ColdHistory(self.cols)
+        segment = self._segment
+        if segment is None:
+            return
+        if self._line:
             # A line that runs on into the next page is cut there (see the module's note).
-            last, _, written = self._page[-1]
-            self._page[-1] = (last, False, written)
-            segment.add(self._page, self.cols)
-            self.segments.append(segment)
-            self._page = []
+            row, _, written = self._line[-1]
+            self._line[-1] = (row, False, written)
+            segment.add(self._line, self.cols)
+            self._line = []
+        segment.seal()  # a page is never added to
+        self.segments.append(segment)
+        self._segment = None
+
+    def droppable(self, keep: int) -> int:
+        """Rows of the oldest pages read that can go while Ghostty keeps at least `keep`
+        history rows (so that a pane that grows pulls lines back as before)."""
+        left, drop = self.kept, 0
+        for segment in self.segments:
+            size = segment.size()
+            if left - size < keep:
+                break
+            left -= size
+            drop += size
+        return drop
 
     def moved(self, dropped: int) -> list[ColdHistory]:
-        """The segments holding exactly the `dropped` oldest rows (Ghostty freed whole
+        """The segments holding exactly the `dropped` oldest rows (Ghostty frees whole
         pages, so they end where a page read ends; should they not, the rows of the last
         page beyond `dropped` are still in Ghostty and are left out here)."""
         out: list[ColdHistory] = []
@@ -142,6 +164,7 @@ class PageMove:
             else:
                 part = ColdHistory(self.cols)
                 part.add([(row, False) for row in segment.rows(0, left)], self.cols)
+                part.seal()
                 out.append(part)
             left -= size
         return out

@@ -73,8 +73,12 @@ _SHAPES = {0: CursorShape.BAR, 1: CursorShape.BLOCK, 2: CursorShape.UNDERLINE}
 # assumed means a page more kept, never a line fewer).
 _PAGE_BYTES = 401_408
 _PAGE_GRID = 374_500
-_MOVE_STEP = 24
-"""History rows read per compaction step while moving pages out (≈ 27 µs a row)."""
+_MOVE_STEP = 8
+"""History rows read (and packed) per compaction step while moving pages out: ≈ 60 µs a
+row, and a block of lines packed every few steps (≈ 1.3 ms)."""
+_KEEP_MIN = 200
+"""History rows at least that a move leaves in Ghostty (and twice the screen's rows): a
+pane that grows pulls its last lines back from there, as it did before the move."""
 _CLEARS_HISTORY = (b"\x1b[3J", b"\x1bc")
 """ED 3 and RIS: Ghostty empties its history; the moved rows go with it."""
 _DEFAULT_SHAPE = 3  # BLOCK_HOLLOW: no DECSCUSR selects it, so it stands for "DECSCUSR 0"
@@ -762,14 +766,23 @@ class GhosttyEmulator:
         return read
 
     def _end_move(self, move: PageMove) -> None:
-        """Have Ghostty free the pages read (a budget of one byte for a moment: it frees
-        its oldest pages then and there, keeping the screen's and one more), and keep the
-        rows it freed."""
+        """Have Ghostty free the oldest pages read, and keep the rows it freed.
+
+        Ghostty frees its oldest pages then and there when its byte budget is lowered (never
+        the pages the screen is in): the budget goes down a page at a time until the pages
+        meant to go are gone, then back up."""
+        target = move.droppable(max(2 * self._rows, _KEEP_MIN))
+        if not target:
+            return
         lib, ffi = self._lib, self._ffi
-        before = self._kept_history()
-        _check(lib.ghostty_terminal_set(self._t, lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES,
-                                        ffi.new("size_t*", 1)), "scrollback bytes")
-        after = self._kept_history()
+        before = after = self._kept_history()
+        budget = self._pages * _PAGE_BYTES + _PAGE_BYTES // 2
+        while before - after < target and budget > 1:
+            budget = max(budget - _PAGE_BYTES, 1)
+            _check(lib.ghostty_terminal_set(
+                self._t, lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES, ffi.new("size_t*", budget)),
+                "scrollback bytes")
+            after = self._kept_history()
         self._set_budget()
         dropped = before - after
         if dropped > move.staged:  # never seen: Ghostty kept less than the page read
