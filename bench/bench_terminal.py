@@ -77,6 +77,7 @@ from _harness import (
     Drain,
     PtyClient,
     cpu_seconds,
+    cpu_ticks,
     default_idea,
     format_table,
     make_environment,
@@ -722,7 +723,25 @@ def _frames(control: Path, name: str) -> int:
 
 
 MEMORY_SETTLE = 5.0
-"""Seconds after the cells go quiet before their memory is read."""
+"""Seconds after the cells go quiet before their memory is read, at least."""
+MEMORY_SETTLE_MAX = 60.0
+"""At most this long for the server to come to rest (idea compacts the history of quiet
+cells a step at a time, a second or so of CPU for 10,000 lines: memory is read once the
+server has stopped working, not while it still compacts)."""
+
+
+def rss_at_rest(pid: int) -> tuple[float, float]:
+    """The server's RSS once it has been quiet `MEMORY_SETTLE` seconds and its CPU use over
+    the last second is under 2 % of a core; and how long that took."""
+    started = time.monotonic()
+    time.sleep(MEMORY_SETTLE)
+    tick = os.sysconf("SC_CLK_TCK")
+    while time.monotonic() - started < MEMORY_SETTLE_MAX:
+        before = cpu_ticks(pid)
+        time.sleep(1.0)
+        if (cpu_ticks(pid) - before) / tick < 0.02:
+            break
+    return rss_mb(pid), time.monotonic() - started
 
 
 def bench_memory(
@@ -766,13 +785,13 @@ def bench_memory(
                     side.quiet()
                     # Memory at rest: idea compacts a cell's history after 2 s of quiet
                     # (idea_daemon/history_compaction.py); the same wait for tmux.
-                    time.sleep(MEMORY_SETTLE)
-                    after = rss_mb(pid)
+                    after, waited = rss_at_rest(pid)
                     per_cell = (after - before) / cells
                     res.mem[kind].of(side).append(per_cell)
                     log(
                         f"memory ({kind} colours), {side.name} run {run + 1}: RSS {before:.1f}"
-                        f" → {after:.1f} MB, {per_cell:.2f} MB per cell"
+                        f" → {after:.1f} MB, {per_cell:.2f} MB per cell (at rest after"
+                        f" {waited:.0f} s)"
                     )
                 # Last: a capture of the whole history allocates (and keeps) memory itself.
                 history = median([side.history_lines(c) for c in targets[side.name]])
