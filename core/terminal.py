@@ -238,9 +238,10 @@ class TerminalEmulator(Protocol):
         """Scrollback rows `[start, start + count)`, 0 being the oldest line kept."""
 
     def compact_step(self) -> bool:
-        """One short step (well under a millisecond) of work that shrinks the memory the
-        scrollback takes, run while the cell is idle; True while more steps remain. What is
-        shown and kept never changes. A backend with nothing to compact returns False."""
+        """One short step (a millisecond or so, a few at most) of work that shrinks the
+        memory the scrollback takes, run while the cell is idle; True while more steps
+        remain. What is shown and kept never changes. A backend with nothing to compact
+        returns False."""
 
 
 HISTORY_BLOCK = 1000

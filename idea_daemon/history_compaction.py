@@ -1,11 +1,12 @@
 """Compacting the scrollback of idle cells, a short step per turn of the loop.
 
-A cell holding 10,000 lines of history costs its emulator some 11 MB as plain cells;
-Ghostty can compress the pages of history nobody is looking at to a quarter of that, but
-only when asked, and the work must not sit on the output path nor hold the loop. So: once
-a cell has been quiet for `IDLE` seconds (checked on the server's one-second poll), its
-emulator's `compact_step` runs once per turn of the loop (each step is bounded well under a
-millisecond), cell after cell, until each says there is nothing more; a cell that prints
+A cell holding 10,000 lines of history costs its emulator some 11 MB as plain cells; the
+history nobody is looking at can be packed to a fifth of that or less (the ghostty backend
+moves its oldest pages out into packed segments, the pyte backend packs its own lines), but
+that work must not sit on the output path nor hold the loop. So: once a cell has been quiet
+for `IDLE` seconds (checked on the server's one-second poll), its emulator's `compact_step`
+runs once per turn of the loop (each step bounded to a millisecond or so), cell after cell,
+until each says there is nothing more; a cell that prints
 again leaves the queue and comes back on its next quiet spell. An emulator with nothing to
 compact answers at once, so idle cells cost a cheap call per poll.
 """

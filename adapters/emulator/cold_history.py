@@ -463,6 +463,11 @@ class ColdHistory:
         if len(self._tail) >= BLOCK_LINES or self._tail_drawn >= BLOCK_ROWS:
             self._seal()
 
+    @property
+    def unpacked_lines(self) -> int:
+        """The newest lines, not packed yet (a block is packed at `BLOCK_LINES`)."""
+        return len(self._tail)
+
     def seal(self) -> None:
         """Pack the newest lines now, though they are fewer than a block: for a store no
         line will be added to (an unpacked line costs some forty times its packed size)."""

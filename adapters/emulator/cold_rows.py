@@ -21,8 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adapters.emulator.cold_history import ColdHistory
+from adapters.emulator.cold_history import BLOCK_LINES, ColdHistory
 from core.terminal import Row
+
+PACK_AT = BLOCK_LINES - 16
+"""Lines read before a page move packs them, in a step of its own: a step that reads rows
+(8 at most, so 8 lines at most) never also packs a block (about a millisecond)."""
 
 
 class ColdRows:
@@ -122,6 +126,15 @@ class PageMove:
             self.done = True
         if self.done:
             self._close_page()
+
+    @property
+    def pack_due(self) -> bool:
+        return self._segment is not None and self._segment.unpacked_lines >= PACK_AT
+
+    def pack(self) -> None:
+        """Pack the lines read of the current page (a step of its own)."""
+        if self._segment is not None:
+            self._segment.seal()
 
     def _close_page(self) -> None:
         segment = self._segment
