@@ -3,11 +3,12 @@
 Ghostty keeps history as 8-byte cells in pages of some 400 KB; compressed, 10,000 lines with
 a style per word still take about 5 MB. Packed as text and style runs (`ColdHistory`) the
 same lines take a fraction of that. So, while a cell is idle, its oldest history pages are
-read (a `PageMove`, one viewport of rows per step), then dropped from Ghostty by lowering its
-scrollback budget for a moment: Ghostty frees whole pages, oldest first, and keeps the page
-the screen starts in and one more, so a pane that grows still pulls its last lines back
-from history. The rows that Ghostty dropped are exactly the oldest ones read: they become
-one more segment here.
+read (a `PageMove`, a few rows per step, each page packed as it is read), then dropped from
+Ghostty by lowering its scrollback budget for a moment: Ghostty frees whole pages, oldest
+first, never the ones the screen is in, and the budget stops going down once the pages
+meant to go are gone, so that a few hundred rows stay and a pane that grows still pulls its
+last lines back from history. The rows Ghostty dropped are exactly the oldest ones read:
+they become one more segment here.
 
 One segment per move, oldest first: a segment is never rewritten (no unpacking to append),
 and a bound that passes drops the oldest segments whole.

@@ -720,8 +720,10 @@ class GhosttyEmulator:
         return True
 
     def _begin_move(self) -> PageMove | None:
-        """A page move, when the history holds more than the two pages Ghostty keeps
-        (the screen's first page and the one before); else None."""
+        """A page move, when the history holds three pages or more (a move frees the
+        oldest and leaves at least `_KEEP_MIN` rows) and has grown since the last move;
+        else None. It reads up to the page the screen starts in, which Ghostty never
+        frees."""
         kept = self._kept_history()
         rows_per_page = max(_PAGE_GRID // (8 * self._cols + 8), 1)
         if (kept < 3 * rows_per_page or self._moved_at == self._generation
@@ -751,8 +753,9 @@ class GhosttyEmulator:
             iterator = self._rows_iterator()
             row_get, raw, wrap = self._row_get, self._raw_row, self._bool
             key_raw, key_wrap = lib.GHOSTTY_RENDER_STATE_ROW_DATA_RAW, lib.GHOSTTY_ROW_DATA_WRAP
-            while len(read) < min(count, self._rows) and lib.ghostty_render_state_row_iterator_next(
-                    iterator):
+            want = min(count, self._rows)
+            next_row = lib.ghostty_render_state_row_iterator_next
+            while len(read) < want and next_row(iterator):
                 _check(row_get(iterator, key_raw, raw), "row")
                 _check(lib.ghostty_row_get(raw[0], key_wrap, wrap), "row wrap")
                 _check(row_get(iterator, self._key_row_id, self._row_id), "row id")

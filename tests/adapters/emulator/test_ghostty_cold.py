@@ -184,3 +184,22 @@ def test_nothing_is_moved_from_a_short_history_nor_twice_without_output() -> Non
     assert size > 0
     assert compact(emulator) == 0  # quiet since: no move begins again
     assert emulator._cold.size() == size
+
+
+def test_wide_characters_graphemes_and_links_move_out_as_they_were() -> None:
+    pick = random.Random(3)
+    parts = []
+    for n in range(4_000):
+        extra = pick.choice(["中文字符", "e\u0301t\u00e9", "👩\u200d💻 dev",
+                             f"\x1b]8;;https://example.com/{n}\x1b\\link\x1b]8;;\x1b\\",
+                             "\x1b[1;4;38;2;10;20;30mrgb\x1b[0m", "plain"])
+        parts.append(f"{n:05d} {extra} " + "x" * pick.randrange(0, 140) + "\r\n")
+    plain, moved = twins("".join(parts).encode())
+    compact(moved)
+    assert moved._cold.size() > 0
+    assert_same(plain, moved)
+    for cols in (90, COLS):
+        plain.resize(cols, ROWS)
+        moved.resize(cols, ROWS)
+        assert moved.history_size() > 0
+    assert_same(plain, moved)
