@@ -23,7 +23,8 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from adapters.emulator.bounds import MAX_REPLY_CHARS, MAX_STRING, queue_event
@@ -666,19 +667,30 @@ class GhosttyEmulator:
     def _ghostty_history(self, start: int, stop: int) -> list[Row]:
         """Rows `[start, stop)` of the history Ghostty holds, 0 its oldest."""
         self._sync()
-        lib = self._lib
         rows: list[Row] = []
-        scroll = self._ffi.new("IdeaScrollViewportS*")
-        scroll_viewport = lib.ghostty_terminal_scroll_viewport
-        try:
+        with self._history_viewport() as show:
             while start + len(rows) < stop:
                 top = start + len(rows)
-                scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_ROW
-                scroll.value[0] = top
-                scroll_viewport(self._t, scroll[0])
-                self._update()
-                want = min(stop - top, self._rows)
-                rows.extend(self._read_rows(want))
+                show(top)
+                rows.extend(self._read_rows(min(stop - top, self._rows)))
+        return rows
+
+    @contextmanager
+    def _history_viewport(self) -> Iterator[Callable[[int], None]]:
+        """A function that puts the viewport (and the render state) on history row `top`;
+        the viewport is back at the bottom afterwards, whatever happened."""
+        lib = self._lib
+        scroll = self._ffi.new("IdeaScrollViewportS*")
+        scroll_viewport = lib.ghostty_terminal_scroll_viewport
+
+        def show(top: int) -> None:
+            scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_ROW
+            scroll.value[0] = top
+            scroll_viewport(self._t, scroll[0])
+            self._update()
+
+        try:
+            yield show
         finally:
             scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_BOTTOM
             scroll_viewport(self._t, scroll[0])
@@ -687,7 +699,6 @@ class GhosttyEmulator:
             # next update (a whole history holds tens of thousands).
             self._page_styles.clear()
             self._checked.clear()
-        return rows
 
     def compact_step(self) -> bool:
         """One bounded step: of a page move (the oldest history out of Ghostty, see
@@ -743,13 +754,9 @@ class GhosttyEmulator:
         each with whether it wraps on, the serial of its page and the cells up to the last
         one written (an empty cell is all zero bits; a printed blank is not)."""
         lib = self._lib
-        scroll = self._ffi.new("IdeaScrollViewportS*")
-        scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_ROW
-        scroll.value[0] = start
-        lib.ghostty_terminal_scroll_viewport(self._t, scroll[0])
         read: list[tuple[Row, bool, int, int]] = []
-        try:
-            self._update()
+        with self._history_viewport() as show:
+            show(start)
             iterator = self._rows_iterator()
             row_get, raw, wrap = self._row_get, self._raw_row, self._bool
             key_raw, key_wrap = lib.GHOSTTY_RENDER_STATE_ROW_DATA_RAW, lib.GHOSTTY_ROW_DATA_WRAP
@@ -763,12 +770,6 @@ class GhosttyEmulator:
                 row = self._read_row(iterator, False, len(read))
                 written = (len(self._raw.rstrip(b"\0")) + 7) // 8
                 read.append((row, wrapped, serial, written))
-        finally:
-            scroll.tag = lib.GHOSTTY_SCROLL_VIEWPORT_BOTTOM
-            lib.ghostty_terminal_scroll_viewport(self._t, scroll[0])
-            self._stale = self._full = self._same_pages = True
-            self._page_styles.clear()
-            self._checked.clear()
         return read
 
     def _end_move(self, move: PageMove) -> None:
